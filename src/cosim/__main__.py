@@ -1,0 +1,5 @@
+import sys
+
+from cosim.cli import main
+
+sys.exit(main())
