@@ -1,0 +1,242 @@
+/*
+ * cosimulation.c -- fmi3DoStep: integrate the model with Radau IIA from one communication
+ * point to the next, handling time events and state events on the way.
+ *
+ * The integrator keeps its step size, Jacobian and dense output across communication points;
+ * it restarts (fresh Jacobian, first-step logic) only after an event. New inputs at a
+ * communication point only refresh f at the current point.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "instance.h"
+
+/* ---- the model as Radau sees it ---- */
+
+static int status_to_radau(Status status) {
+    if (status <= StatusWarning) return 0;
+    return status == StatusDiscard ? 1 : -1;
+}
+
+static int model_rhs(void *context, double t, const double *x, double *dx) {
+    ModelInstance *comp = context;
+    comp->data.time = t;
+    instance_set_states(comp, x);
+    const Status status = model_derivatives(&comp->data);
+    for (size_t k = 0; k < N_STATES; k++) dx[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
+    return status_to_radau(status);
+}
+
+static int model_rhs_jacobian(void *context, double t, const double *x, const double *fx, double *values) {
+    ModelInstance *comp = context;
+    (void)fx;
+    comp->data.time = t;
+    instance_set_states(comp, x);
+    Status status = model_derivatives(&comp->data);
+    if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
+    return status_to_radau(status);
+}
+
+/* ---- integrator life cycle ---- */
+
+static Status allocate_integrator(ModelInstance *comp) {
+    if (comp->radau_allocated && comp->radau_tolerance == comp->tolerance) return StatusOK;
+    cosim_release_integrator(comp);
+    for (size_t k = 0; k < N_STATES; k++) {
+        comp->rtol[k] = comp->tolerance;
+        comp->atol[k] = comp->tolerance * MODEL_STATE_NOMINAL[k];
+    }
+    const RadauProblem problem = {
+        N_STATES, model_rhs, MODEL_HAS_JACOBIAN ? model_rhs_jacobian : NULL, comp,
+        MODEL_JACOBIAN_COLUMN_START, MODEL_JACOBIAN_ROWS, comp->rtol, comp->atol};
+    if (radau5_init(&comp->radau, &problem) != RadauOK) {
+        instance_log(comp, StatusFatal, LogStatusFatal, "out of memory for the integrator");
+        return StatusFatal;
+    }
+    comp->radau_allocated = true;
+    comp->radau_tolerance = comp->tolerance;
+    return StatusOK;
+}
+
+void cosim_release_integrator(ModelInstance *comp) {
+    if (comp->radau_allocated) radau5_free(&comp->radau);
+    comp->radau_allocated = false;
+    comp->integrator_ready = false;
+}
+
+Status cosim_prepare_integrator(ModelInstance *comp) {
+    return N_STATES > 0 ? allocate_integrator(comp) : StatusOK;
+}
+
+static Status integration_failure(ModelInstance *comp, RadauStatus status) {
+    instance_log(comp, StatusError, LogStatusError, "integration failed at t = %.17g: %s",
+                 comp->radau.mem.t, radau5_status_text(status));
+    return StatusError;
+}
+
+/* Start the integrator at the model's current time and states. */
+static Status restart_integrator(ModelInstance *comp) {
+    comp->inputs_changed = comp->discrete_inputs_changed = false;
+    if (N_STATES > 0) {
+        const Status status = allocate_integrator(comp);
+        if (status > StatusWarning) return status;
+        instance_get_states(comp, comp->x);
+        const double t = comp->data.time;
+        const RadauStatus result = radau5_reset(&comp->radau, t, comp->x, 0.0);
+        /* the integrator evaluates the model elsewhere to choose its first step */
+        comp->data.time = t;
+        instance_set_states(comp, comp->x);
+        comp->values_dirty = true;
+        if (result != RadauOK) return integration_failure(comp, result);
+    }
+    comp->integrator_ready = true;
+    return StatusOK;
+}
+
+/* ---- one communication step ---- */
+
+typedef struct {
+    double t_old, t_new; /* the step just taken */
+} Advance;
+
+/* Take one integrator step towards t_stop (for a model without states: jump there). */
+static Status advance(ModelInstance *comp, double t_stop, Advance *step) {
+    step->t_old = comp->data.time;
+    if (N_STATES == 0) {
+        step->t_new = t_stop;
+        return StatusOK;
+    }
+    const RadauStatus result = radau5_step(&comp->radau, t_stop);
+    if (result != RadauOK) return integration_failure(comp, result);
+    step->t_old = radau5_step_start(&comp->radau);
+    step->t_new = comp->radau.mem.t;
+    memcpy(comp->x, comp->radau.x, N_STATES * sizeof(double));
+    return StatusOK;
+}
+
+/* Handle an event at the model's current time and states, then restart the integrator. */
+static Status handle_event(ModelInstance *comp, size_t indicator, bool *terminate) {
+    const double t = comp->data.time;
+    if (!event_chattering_guard(comp, t, indicator)) return StatusError;
+    instance_log(comp, StatusOK, LogEvents, "event at t = %.17g: %s", t, event_name(indicator));
+    bool states_changed;
+    Status status = event_iterate(comp, terminate, &states_changed);
+    if (status > StatusWarning || *terminate) return status;
+    status = restart_integrator(comp);
+    if (status > StatusWarning) return status;
+    instance_get_states(comp, comp->x);
+    if (N_EVENT_INDICATORS > 0) status = event_indicators_at(comp, t, comp->x, comp->z);
+    return status;
+}
+
+/* After a step: look for state events in it and for a time event at its end. Sets *event
+ * when one was handled (the model then stands at the event time). */
+static Status check_events(ModelInstance *comp, const Advance *step, bool time_event, bool *event,
+                           bool *terminate) {
+    *event = false;
+    if (N_EVENT_INDICATORS > 0) {
+        double *z_new = comp->z_probe;
+        Status status = event_indicators_at(comp, step->t_new, comp->x, z_new);
+        if (status > StatusWarning) return status;
+        if (event_domain_changed(comp->z, z_new, NULL)) {
+            double z_end[ARRAY_SIZE(N_EVENT_INDICATORS)], t_event;
+            size_t indicator = 0;
+            memcpy(z_end, z_new, sizeof z_end);
+            status = event_locate(comp, step->t_old, comp->z, step->t_new, z_end, &t_event, comp->x, &indicator);
+            if (status > StatusWarning) return status;
+            comp->data.time = t_event;
+            instance_set_states(comp, comp->x);
+            *event = true;
+            return handle_event(comp, indicator, terminate);
+        }
+        memcpy(comp->z, z_new, sizeof comp->z);
+    }
+    comp->data.time = step->t_new;
+    instance_set_states(comp, comp->x);
+    if (!time_event) return StatusOK;
+    *event = true;
+    return handle_event(comp, EVENT_TIME, terminate);
+}
+
+static void log_statistics(ModelInstance *comp, double t_start) {
+    if (N_STATES == 0) return;
+    const RadauCounters *c = &comp->radau.mem.count;
+    instance_log(comp, StatusOK, LogIntegrator,
+                 "doStep from t = %.17g to %.17g: %zu steps (%zu accepted, %zu rejected), %zu f, "
+                 "%zu Jacobians, %zu LU, %zu solves in total (%s LU)",
+                 t_start, comp->data.time, c->steps, c->accepted, c->rejected, c->rhs_calls,
+                 c->jacobians, c->lu, c->solves, comp->radau.sparse ? "sparse" : "dense");
+}
+
+/* At a communication point: new inputs refresh f, and fire an event at once where they
+ * flip a relation or change a discrete variable. */
+static Status begin_step(ModelInstance *comp, bool *terminate) {
+    if (!comp->integrator_ready) {
+        const Status status = restart_integrator(comp);
+        if (status > StatusWarning) return status;
+    }
+    if (!comp->inputs_changed) return StatusOK;
+    bool input_event = comp->discrete_inputs_changed;
+    comp->inputs_changed = comp->discrete_inputs_changed = false;
+    if (N_EVENT_INDICATORS > 0) {
+        const Status status = event_indicators_at(comp, comp->data.time, comp->x, comp->z_probe);
+        if (status > StatusWarning) return status;
+        if (event_domain_changed(comp->z, comp->z_probe, NULL))
+            input_event = true;
+        else
+            memcpy(comp->z, comp->z_probe, sizeof comp->z);
+    }
+    if (input_event) return handle_event(comp, EVENT_INPUT, terminate);
+    if (N_STATES == 0) return StatusOK;
+    const RadauStatus result = radau5_rhs_changed(&comp->radau);
+    return result == RadauOK ? StatusOK : integration_failure(comp, result);
+}
+
+Status cosim_enter_step_mode(ModelInstance *comp) {
+    bool terminate, states_changed;
+    Status status = event_iterate(comp, &terminate, &states_changed);
+    if (status > StatusWarning) return status;
+    comp->terminate_requested = terminate;
+    status = restart_integrator(comp);
+    if (status <= StatusWarning && N_EVENT_INDICATORS > 0)
+        status = event_indicators_at(comp, comp->data.time, comp->x, comp->z);
+    comp->values_dirty = true;
+    return status;
+}
+
+Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *terminate,
+                     bool *early_return, double *last_successful_time) {
+    const double t_end = t_start + h;
+    *terminate = *early_return = false;
+    *last_successful_time = t_start;
+    if (comp->terminate_requested) {
+        *terminate = true;
+        return StatusOK;
+    }
+    Status status = begin_step(comp, terminate);
+    while (status <= StatusWarning && !*terminate && comp->data.time < t_end) {
+        double t_stop = t_end;
+        bool time_event = false;
+        if (comp->next_event_time_defined && comp->next_event_time <= t_end) {
+            t_stop = fmax(comp->next_event_time, comp->data.time);
+            time_event = true;
+        }
+        Advance step;
+        bool event = false;
+        if (t_stop > comp->data.time) status = advance(comp, t_stop, &step);
+        else step.t_old = step.t_new = comp->data.time;
+        if (status > StatusWarning) break;
+        const bool reached_stop = step.t_new >= t_stop;
+        status = check_events(comp, &step, time_event && reached_stop, &event, terminate);
+        if (status > StatusWarning || *terminate) break;
+        if (event && comp->early_return_allowed && comp->data.time < t_end) {
+            *early_return = true;
+            break;
+        }
+    }
+    *last_successful_time = comp->data.time;
+    comp->terminate_requested = *terminate;
+    comp->values_dirty = true;
+    log_statistics(comp, t_start);
+    return status;
+}

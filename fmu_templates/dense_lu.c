@@ -1,0 +1,20 @@
+/* dense_lu.c -- instantiates dense_lu_impl.h for double and double complex. */
+#include <math.h>
+
+#include "dense_lu.h"
+
+#define SCALAR double
+#define MAGNITUDE fabs
+#define SUFFIX(name) name
+#include "dense_lu_impl.h"
+#undef SCALAR
+#undef MAGNITUDE
+#undef SUFFIX
+
+#define SCALAR double complex
+#define MAGNITUDE cabs
+#define SUFFIX(name) name##_complex
+#include "dense_lu_impl.h"
+#undef SCALAR
+#undef MAGNITUDE
+#undef SUFFIX

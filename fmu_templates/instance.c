@@ -1,0 +1,407 @@
+/*
+ * instance.c -- model instances: creation, start values, logging, model evaluation, and
+ * FMU states (one flat byte image serves fmi3GetFMUState and fmi3SerializeFMUState alike).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "instance.h"
+
+#define LOG_CATEGORY_NAME(id, name, description) name,
+static const char *const LOG_CATEGORY_NAMES[N_LOG_CATEGORIES] = {LOG_CATEGORIES(LOG_CATEGORY_NAME)};
+#undef LOG_CATEGORY_NAME
+
+static const char *const STATUS_CATEGORY[] = {
+    "logAll", "logStatusWarning", "logStatusDiscard", "logStatusError", "logStatusFatal"};
+
+#define LOG_BUFFER_SIZE 1024
+
+static char *copy_string(const char *text) {
+    if (!text) return NULL;
+    const size_t length = strlen(text) + 1;
+    char *copy = malloc(length);
+    if (copy) memcpy(copy, text, length);
+    return copy;
+}
+
+/* ------------------------------------------------------------- logging */
+
+static bool category_enabled(const ModelInstance *comp, LogCategory category) {
+    return comp->logging_on && (comp->log_category_on[category] || comp->log_category_on[LogAll]);
+}
+
+static void emit(ModelInstance *comp, Status status, const char *category, const char *format,
+                 va_list args) {
+    char message[LOG_BUFFER_SIZE];
+    vsnprintf(message, sizeof message, format, args);
+    comp->log_message(comp->environment, (fmi3Status)status, category, message);
+}
+
+/* Problems (Warning and worse) reach the importer whatever the debug-logging settings, so
+ * that an error is never silent; everything else only in enabled categories. */
+void instance_log(ModelInstance *comp, Status status, LogCategory category, const char *format, ...) {
+    if (!comp || !comp->log_message) return;
+    if (status == StatusOK && !category_enabled(comp, category)) return;
+    const char *name = status == StatusOK ? LOG_CATEGORY_NAMES[category] : STATUS_CATEGORY[status];
+    va_list args;
+    va_start(args, format);
+    emit(comp, status, name, format, args);
+    va_end(args);
+}
+
+void model_log(ModelData *m, Status status, const char *category, const char *format, ...) {
+    ModelInstance *comp = m->instance;
+    if (!comp || !comp->log_message) return;
+    LogCategory id = LogAll;
+    for (int k = 0; k < N_LOG_CATEGORIES; k++)
+        if (category && strcmp(category, LOG_CATEGORY_NAMES[k]) == 0) id = (LogCategory)k;
+    if (status == StatusOK && !category_enabled(comp, id)) return;
+    va_list args;
+    va_start(args, format);
+    emit(comp, status, status == StatusOK ? LOG_CATEGORY_NAMES[id] : STATUS_CATEGORY[status], format, args);
+    va_end(args);
+}
+
+bool instance_set_debug_logging(ModelInstance *comp, bool on, size_t n, const char *const names[]) {
+    comp->logging_on = on;
+    if (n == 0) {
+        for (int k = 0; k < N_LOG_CATEGORIES; k++) comp->log_category_on[k] = on;
+        return true;
+    }
+    for (int k = 0; k < N_LOG_CATEGORIES; k++) comp->log_category_on[k] = false;
+    for (size_t j = 0; j < n; j++) {
+        int found = -1;
+        for (int k = 0; k < N_LOG_CATEGORIES; k++)
+            if (names[j] && strcmp(names[j], LOG_CATEGORY_NAMES[k]) == 0) found = k;
+        if (found < 0) {
+            instance_log(comp, StatusError, LogStatusError,
+                         "fmi3SetDebugLogging: unknown log category '%s'", names[j] ? names[j] : "(null)");
+            return false;
+        }
+        comp->log_category_on[found] = on;
+    }
+    return true;
+}
+
+fmi3Status instance_status(ModelInstance *comp, Status status) {
+    if (status == StatusError) comp->state = StateError;
+    if (status == StatusFatal) comp->state = StateFatal;
+    return (fmi3Status)status;
+}
+
+/* -------------------------------------------------------- life cycle */
+
+static void free_strings(char **strings, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        free(strings[k]);
+        strings[k] = NULL;
+    }
+}
+
+static void set_start_values(ModelInstance *comp) {
+    ModelData *m = &comp->data;
+    m->time = comp->start_time;
+    memcpy(m->r, START_FLOAT64, sizeof m->r);
+    memcpy(m->i, START_INT32, sizeof m->i);
+    memcpy(m->e, START_INT64, sizeof m->e);
+    memcpy(m->b, START_BOOLEAN, sizeof m->b);
+    free_strings(m->s, N_STRING);
+    for (size_t k = 0; k < N_STRING; k++) m->s[k] = copy_string(START_STRING[k]);
+    memcpy(m->pre_r, m->r, sizeof m->r);
+    memcpy(m->pre_i, m->i, sizeof m->i);
+    memcpy(m->pre_e, m->e, sizeof m->e);
+    memcpy(m->pre_b, m->b, sizeof m->b);
+    m->initial_phase = true;
+    m->event_mode = false;
+    m->terminal = false;
+    m->instance = comp;
+}
+
+ModelInstance *instance_create(InterfaceType type, fmi3String name, fmi3String token,
+                               fmi3String resource_location, fmi3Boolean logging_on,
+                               fmi3InstanceEnvironment environment,
+                               fmi3LogMessageCallback log_message) {
+    ModelInstance probe;
+    memset(&probe, 0, sizeof probe);
+    probe.log_message = log_message;
+    probe.environment = environment;
+    if (!name || !name[0]) {
+        instance_log(&probe, StatusError, LogStatusError, "fmi3Instantiate: instanceName must not be empty");
+        return NULL;
+    }
+    if (!token || strcmp(token, INSTANTIATION_TOKEN) != 0) {
+        instance_log(&probe, StatusError, LogStatusError,
+                     "%s: instantiationToken '%s' does not match this binary's '%s'", name,
+                     token ? token : "(null)", INSTANTIATION_TOKEN);
+        return NULL;
+    }
+    ModelInstance *comp = calloc(1, sizeof(ModelInstance));
+    if (!comp) {
+        instance_log(&probe, StatusFatal, LogStatusFatal, "%s: out of memory", name);
+        return NULL;
+    }
+    comp->interface_type = type;
+    comp->name = copy_string(name);
+    comp->resource_location = copy_string(resource_location);
+    comp->environment = environment;
+    comp->log_message = log_message;
+    instance_set_debug_logging(comp, logging_on, 0, NULL);
+    instance_reset(comp);
+    return comp;
+}
+
+void instance_reset(ModelInstance *comp) {
+    cosim_release_integrator(comp);
+    comp->state = StateInstantiated;
+    comp->start_time = 0.0;
+    comp->stop_time_defined = false;
+    comp->tolerance = DEFAULT_TOLERANCE;
+    comp->next_event_time_defined = false;
+    comp->rapid_events = 0;
+    comp->inputs_changed = comp->discrete_inputs_changed = comp->terminate_requested = false;
+    set_start_values(comp);
+    comp->values_dirty = true;
+}
+
+void instance_free(ModelInstance *comp) {
+    if (!comp) return;
+    cosim_release_integrator(comp);
+    free_strings(comp->data.s, N_STRING);
+    free(comp->name);
+    free(comp->resource_location);
+    free(comp);
+}
+
+/* ------------------------------------------------------- evaluation */
+
+void instance_set_states(ModelInstance *comp, const double *x) {
+    for (size_t k = 0; k < N_STATES; k++) comp->data.r[MODEL_STATE_SLOT[k]] = x[k];
+}
+
+void instance_get_states(const ModelInstance *comp, double *x) {
+    for (size_t k = 0; k < N_STATES; k++) x[k] = comp->data.r[MODEL_STATE_SLOT[k]];
+}
+
+Status instance_refresh(ModelInstance *comp, bool outputs) {
+    Status status = StatusOK;
+    if (comp->values_dirty) {
+        const bool initializing = comp->state == StateInitializationMode;
+        status = initializing ? model_initialize(&comp->data) : model_derivatives(&comp->data);
+        if (status > StatusWarning) return status;
+        comp->values_dirty = false;
+        comp->outputs_pending = !initializing;
+    }
+    if (outputs && comp->outputs_pending) {
+        Status computed = model_outputs(&comp->data);
+        if (computed <= StatusWarning && N_EVENT_INDICATORS > 0) {
+            double z[ARRAY_SIZE(N_EVENT_INDICATORS)];
+            const Status indicators = model_event_indicators(&comp->data, z);
+            for (size_t k = 0; k < N_EVENT_INDICATORS; k++) comp->data.r[MODEL_EVENT_INDICATOR_SLOT[k]] = z[k];
+            if (indicators > computed) computed = indicators;
+        }
+        if (computed > StatusWarning) return computed;
+        comp->outputs_pending = false;
+        if (computed > status) status = computed;
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------ FMU state */
+
+struct FmuState {
+    size_t size;
+    unsigned char bytes[];
+};
+
+#define STATE_MAGIC "cosim-fmu-state"
+#define STATE_FORMAT 1u
+
+/* Writes (or, with out == NULL, only measures) the image field by field. */
+typedef struct {
+    unsigned char *out;
+    size_t size;
+} Writer;
+
+static void put(Writer *w, const void *data, size_t n) {
+    if (w->out && n) memcpy(w->out + w->size, data, n);
+    w->size += n;
+}
+
+static void put_string(Writer *w, const char *text) {
+    const size_t length = text ? strlen(text) + 1 : 0; /* 0 encodes NULL */
+    put(w, &length, sizeof length);
+    put(w, text, length);
+}
+
+typedef struct {
+    const unsigned char *in;
+    size_t size, at;
+} Reader;
+
+static bool take(Reader *r, void *data, size_t n) {
+    if (n > r->size - r->at) return false;
+    if (n) memcpy(data, r->in + r->at, n);
+    r->at += n;
+    return true;
+}
+
+static void write_image(const ModelInstance *comp, Writer *w) {
+    const ModelData *m = &comp->data;
+    const unsigned format = STATE_FORMAT;
+    put(w, STATE_MAGIC, sizeof STATE_MAGIC);
+    put(w, &format, sizeof format);
+    put_string(w, INSTANTIATION_TOKEN);
+    put(w, &m->time, sizeof m->time);
+    put(w, m->r, sizeof m->r);
+    put(w, m->i, sizeof m->i);
+    put(w, m->e, sizeof m->e);
+    put(w, m->b, sizeof m->b);
+    for (size_t k = 0; k < N_STRING; k++) put_string(w, m->s[k]);
+    put(w, m->pre_r, sizeof m->pre_r);
+    put(w, m->pre_i, sizeof m->pre_i);
+    put(w, m->pre_e, sizeof m->pre_e);
+    put(w, m->pre_b, sizeof m->pre_b);
+    put(w, &m->initial_phase, sizeof m->initial_phase);
+    put(w, &m->event_mode, sizeof m->event_mode);
+    put(w, &m->terminal, sizeof m->terminal);
+    put(w, &comp->state, sizeof comp->state);
+    put(w, &comp->values_dirty, sizeof comp->values_dirty);
+    put(w, &comp->outputs_pending, sizeof comp->outputs_pending);
+    put(w, &comp->start_time, sizeof comp->start_time);
+    put(w, &comp->stop_time_defined, sizeof comp->stop_time_defined);
+    put(w, &comp->stop_time, sizeof comp->stop_time);
+    put(w, &comp->tolerance, sizeof comp->tolerance);
+    put(w, comp->z, sizeof comp->z);
+    put(w, &comp->next_event_time_defined, sizeof comp->next_event_time_defined);
+    put(w, &comp->next_event_time, sizeof comp->next_event_time);
+    put(w, &comp->rapid_events, sizeof comp->rapid_events);
+    put(w, &comp->last_event_time, sizeof comp->last_event_time);
+    put(w, &comp->inputs_changed, sizeof comp->inputs_changed);
+    put(w, &comp->discrete_inputs_changed, sizeof comp->discrete_inputs_changed);
+    put(w, &comp->terminate_requested, sizeof comp->terminate_requested);
+    put(w, comp->x, sizeof comp->x);
+    put(w, &comp->integrator_ready, sizeof comp->integrator_ready);
+    if (comp->integrator_ready && N_STATES > 0) {
+        const size_t size = radau5_state_size(&comp->radau);
+        put(w, &size, sizeof size);
+        if (w->out) radau5_state_save(&comp->radau, w->out + w->size);
+        w->size += size;
+    }
+}
+
+FmuState *instance_save(ModelInstance *comp) {
+    Writer measure = {NULL, 0};
+    write_image(comp, &measure);
+    FmuState *snapshot = malloc(sizeof(FmuState) + measure.size);
+    if (!snapshot) return NULL;
+    Writer w = {snapshot->bytes, 0};
+    write_image(comp, &w);
+    snapshot->size = w.size;
+    return snapshot;
+}
+
+void instance_free_state(FmuState *snapshot) { free(snapshot); }
+
+size_t instance_serialized_size(const ModelInstance *comp, const FmuState *snapshot) {
+    (void)comp;
+    return snapshot->size;
+}
+
+void instance_serialize(const ModelInstance *comp, const FmuState *snapshot, unsigned char *out) {
+    (void)comp;
+    memcpy(out, snapshot->bytes, snapshot->size);
+}
+
+static bool take_string(Reader *r, char **text) {
+    size_t length;
+    if (!take(r, &length, sizeof length)) return false;
+    if (length == 0) {
+        *text = NULL;
+        return true;
+    }
+    if (length > r->size - r->at || r->in[r->at + length - 1] != '\0') return false;
+    *text = copy_string((const char *)r->in + r->at);
+    r->at += length;
+    return *text != NULL;
+}
+
+/* Check the header: the image must come from this model. */
+static bool read_header(Reader *r) {
+    char magic[sizeof STATE_MAGIC];
+    unsigned format;
+    char *token = NULL;
+    const bool ok = take(r, magic, sizeof magic) && memcmp(magic, STATE_MAGIC, sizeof magic) == 0
+                    && take(r, &format, sizeof format) && format == STATE_FORMAT
+                    && take_string(r, &token) && token && strcmp(token, INSTANTIATION_TOKEN) == 0;
+    free(token);
+    return ok;
+}
+
+static bool read_integrator(ModelInstance *comp, Reader *r) {
+    size_t size;
+    if (!take(r, &size, sizeof size)) return false;
+    if (cosim_prepare_integrator(comp) > StatusWarning) return false;
+    if (size != radau5_state_size(&comp->radau) || size > r->size - r->at) return false;
+    radau5_state_load(&comp->radau, r->in + r->at);
+    r->at += size;
+    return true;
+}
+
+static bool read_image(ModelInstance *comp, Reader *r) {
+    ModelData *m = &comp->data;
+    bool ok = read_header(r) && take(r, &m->time, sizeof m->time) && take(r, m->r, sizeof m->r)
+              && take(r, m->i, sizeof m->i) && take(r, m->e, sizeof m->e) && take(r, m->b, sizeof m->b);
+    for (size_t k = 0; ok && k < N_STRING; k++) {
+        free(m->s[k]);
+        m->s[k] = NULL;
+        ok = take_string(r, &m->s[k]);
+    }
+    ok = ok && take(r, m->pre_r, sizeof m->pre_r) && take(r, m->pre_i, sizeof m->pre_i)
+         && take(r, m->pre_e, sizeof m->pre_e) && take(r, m->pre_b, sizeof m->pre_b)
+         && take(r, &m->initial_phase, sizeof m->initial_phase)
+         && take(r, &m->event_mode, sizeof m->event_mode) && take(r, &m->terminal, sizeof m->terminal)
+         && take(r, &comp->state, sizeof comp->state)
+         && take(r, &comp->values_dirty, sizeof comp->values_dirty)
+         && take(r, &comp->outputs_pending, sizeof comp->outputs_pending)
+         && take(r, &comp->start_time, sizeof comp->start_time)
+         && take(r, &comp->stop_time_defined, sizeof comp->stop_time_defined)
+         && take(r, &comp->stop_time, sizeof comp->stop_time)
+         && take(r, &comp->tolerance, sizeof comp->tolerance) && take(r, comp->z, sizeof comp->z)
+         && take(r, &comp->next_event_time_defined, sizeof comp->next_event_time_defined)
+         && take(r, &comp->next_event_time, sizeof comp->next_event_time)
+         && take(r, &comp->rapid_events, sizeof comp->rapid_events)
+         && take(r, &comp->last_event_time, sizeof comp->last_event_time)
+         && take(r, &comp->inputs_changed, sizeof comp->inputs_changed)
+         && take(r, &comp->discrete_inputs_changed, sizeof comp->discrete_inputs_changed)
+         && take(r, &comp->terminate_requested, sizeof comp->terminate_requested)
+         && take(r, comp->x, sizeof comp->x)
+         && take(r, &comp->integrator_ready, sizeof comp->integrator_ready);
+    if (ok && comp->integrator_ready && N_STATES > 0) ok = read_integrator(comp, r);
+    return ok && r->at == r->size;
+}
+
+bool instance_restore(ModelInstance *comp, const FmuState *snapshot) {
+    Reader r = {snapshot->bytes, snapshot->size, 0};
+    if (!read_image(comp, &r)) {
+        instance_log(comp, StatusError, LogStatusError, "fmi3SetFMUState: the FMU state is corrupt");
+        return false;
+    }
+    comp->data.instance = comp;
+    return true;
+}
+
+FmuState *instance_deserialize(ModelInstance *comp, const unsigned char *bytes, size_t size) {
+    Reader r = {bytes, size, 0};
+    if (!read_header(&r)) {
+        instance_log(comp, StatusError, LogStatusError,
+                     "fmi3DeserializeFMUState: the bytes are not an FMU state of this model");
+        return NULL;
+    }
+    FmuState *snapshot = malloc(sizeof(FmuState) + size);
+    if (!snapshot) return NULL;
+    snapshot->size = size;
+    memcpy(snapshot->bytes, bytes, size);
+    return snapshot;
+}

@@ -1,0 +1,159 @@
+/* sparse_lu.c -- pattern analysis (minimum degree order) and the numeric factorizations. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sparse_lu.h"
+
+/* A row not yet chosen as a pivot. */
+#define NOT_PIVOTAL SIZE_MAX
+
+/* Take the diagonal as pivot while it is at least this fraction of the column's largest
+ * candidate: keeps the fill-reducing order intact without giving up stability. */
+#define DIAGONAL_PIVOT_THRESHOLD 0.1
+
+/* ---- minimum degree order on the graph of A + A^T ---- */
+
+typedef struct {
+    size_t *items;
+    size_t count, capacity;
+} IndexList;
+
+static bool list_push(IndexList *list, size_t item) {
+    if (list->count == list->capacity) {
+        const size_t capacity = list->capacity ? 2 * list->capacity : 4;
+        size_t *items = realloc(list->items, capacity * sizeof(size_t));
+        if (!items) return false;
+        list->items = items;
+        list->capacity = capacity;
+    }
+    list->items[list->count++] = item;
+    return true;
+}
+
+static void list_remove(IndexList *list, size_t item) {
+    for (size_t k = 0; k < list->count; k++) {
+        if (list->items[k] == item) {
+            list->items[k] = list->items[--list->count];
+            return;
+        }
+    }
+}
+
+static bool build_symmetric_graph(IndexList *adjacent, size_t n, const size_t *column_start,
+                                  const size_t *rows, size_t *mark) {
+    for (size_t j = 0; j < n; j++) {
+        for (size_t p = column_start[j]; p < column_start[j + 1]; p++) {
+            const size_t i = rows[p];
+            if (i == j) continue;
+            if (!list_push(&adjacent[i], j) || !list_push(&adjacent[j], i)) return false;
+        }
+    }
+    /* drop duplicate edges (an entry present in both (i,j) and (j,i)) */
+    for (size_t i = 0; i < n; i++) mark[i] = SIZE_MAX;
+    for (size_t v = 0; v < n; v++) {
+        size_t kept = 0;
+        for (size_t k = 0; k < adjacent[v].count; k++) {
+            const size_t u = adjacent[v].items[k];
+            if (mark[u] == v) continue;
+            mark[u] = v;
+            adjacent[v].items[kept++] = u;
+        }
+        adjacent[v].count = kept;
+    }
+    return true;
+}
+
+/* Eliminate vertex v: its neighbours become a clique and lose v. */
+/* mark[] must hold SIZE_MAX everywhere on entry. */
+static bool eliminate_vertex(IndexList *adjacent, size_t v, size_t *mark) {
+    const IndexList *clique = &adjacent[v];
+    for (size_t a = 0; a < clique->count; a++) {
+        IndexList *neighbour = &adjacent[clique->items[a]];
+        list_remove(neighbour, v);
+        for (size_t k = 0; k < neighbour->count; k++) mark[neighbour->items[k]] = a;
+        mark[clique->items[a]] = a;
+        for (size_t b = 0; b < clique->count; b++) {
+            const size_t w = clique->items[b];
+            if (mark[w] != a && !list_push(neighbour, w)) return false;
+        }
+    }
+    return true;
+}
+
+static bool minimum_degree_order(size_t n, const size_t *column_start, const size_t *rows,
+                                 size_t *order) {
+    IndexList *adjacent = calloc(n, sizeof(IndexList));
+    size_t *mark = malloc(n * sizeof(size_t));
+    bool *eliminated = calloc(n, sizeof(bool));
+    bool ok = adjacent && mark && eliminated
+              && build_symmetric_graph(adjacent, n, column_start, rows, mark);
+    for (size_t step = 0; ok && step < n; step++) {
+        size_t best = SIZE_MAX;
+        for (size_t v = 0; v < n; v++) {
+            if (!eliminated[v] && (best == SIZE_MAX || adjacent[v].count < adjacent[best].count))
+                best = v;
+        }
+        order[step] = best;
+        eliminated[best] = true;
+        for (size_t i = 0; i < n; i++) mark[i] = SIZE_MAX;
+        ok = eliminate_vertex(adjacent, best, mark);
+        adjacent[best].count = 0;
+    }
+    for (size_t v = 0; adjacent && v < n; v++) free(adjacent[v].items);
+    free(adjacent);
+    free(mark);
+    free(eliminated);
+    return ok;
+}
+
+bool sparse_pattern_init(SparsePattern *pattern, size_t n, const size_t *column_start,
+                         const size_t *rows) {
+    memset(pattern, 0, sizeof(*pattern));
+    pattern->n = n;
+    pattern->nnz = column_start[n];
+    pattern->column_start = malloc((n + 1) * sizeof(size_t));
+    pattern->rows = malloc((pattern->nnz ? pattern->nnz : 1) * sizeof(size_t));
+    pattern->order = malloc((n ? n : 1) * sizeof(size_t));
+    if (!pattern->column_start || !pattern->rows || !pattern->order) {
+        sparse_pattern_free(pattern);
+        return false;
+    }
+    memcpy(pattern->column_start, column_start, (n + 1) * sizeof(size_t));
+    memcpy(pattern->rows, rows, pattern->nnz * sizeof(size_t));
+    if (!minimum_degree_order(n, column_start, rows, pattern->order)) {
+        sparse_pattern_free(pattern);
+        return false;
+    }
+    return true;
+}
+
+void sparse_pattern_free(SparsePattern *pattern) {
+    free(pattern->column_start);
+    free(pattern->rows);
+    free(pattern->order);
+    memset(pattern, 0, sizeof(*pattern));
+}
+
+/* ---- numeric factorizations, real and complex ---- */
+
+#define SCALAR double
+#define MAGNITUDE fabs
+#define TYPE SparseLU
+#define PREFIX(name) sparse_lu_##name
+#include "sparse_lu_impl.h"
+#undef SCALAR
+#undef MAGNITUDE
+#undef TYPE
+#undef PREFIX
+
+#define SCALAR double complex
+#define MAGNITUDE cabs
+#define TYPE SparseLUComplex
+#define PREFIX(name) sparse_lu_complex_##name
+#include "sparse_lu_impl.h"
+#undef SCALAR
+#undef MAGNITUDE
+#undef TYPE
+#undef PREFIX

@@ -1,0 +1,188 @@
+"""modelDescription.xml and sources/buildDescription.xml, built with lxml and checked
+against the FMI 3.0 schema that fmpy ships."""
+from __future__ import annotations
+
+import functools
+
+from lxml import etree
+
+from compiler.errors import PackageError
+from compiler.fmu.interface import ModelInterface, Variable, effective_initial
+from compiler.fmu.layout import Layout
+from compiler.fmu.runtime_files import fmi_schema, log_categories
+from compiler.units import UnitError, parse_unit
+
+GENERATION_TOOL = "cosim"
+CAPABILITIES = {
+    "canGetAndSetFMUState": "true",
+    "canSerializeFMUState": "true",
+    "providesDirectionalDerivatives": "true",
+}
+
+
+def _number(value: float) -> str:
+    return repr(float(value))
+
+
+def _start_text(variable: Variable) -> str:
+    if variable.type == "Boolean":
+        return "true" if variable.start else "false"
+    if variable.type == "Float64":
+        return _number(variable.start)
+    return str(int(variable.start))
+
+
+def _variable_element(variable: Variable, layout: Layout) -> etree._Element:
+    attributes = {"name": variable.name, "valueReference": str(layout.value_reference[variable.name])}
+    if variable.description:
+        attributes["description"] = variable.description
+    attributes["causality"] = variable.causality
+    attributes["variability"] = variable.variability
+    if variable.initial is not None:
+        attributes["initial"] = variable.initial
+    if variable.type == "Float64":
+        if variable.unit:
+            attributes["unit"] = variable.unit
+        for key in ("min", "max", "nominal"):
+            if getattr(variable, key) is not None:
+                attributes[key] = _number(getattr(variable, key))
+    elif variable.type in ("Int32", "Int64"):
+        for key in ("min", "max"):
+            if getattr(variable, key) is not None:
+                attributes[key] = str(int(getattr(variable, key)))
+    has_start = variable.start is not None and (
+        variable.causality == "input" or effective_initial(variable) in ("exact", "approx"))
+    if has_start and variable.type != "String":
+        attributes["start"] = _start_text(variable)
+    if variable.derivative_of:
+        attributes["derivative"] = str(layout.value_reference[variable.derivative_of])
+    element = etree.Element(variable.type, attributes)
+    if has_start and variable.type == "String":
+        etree.SubElement(element, "Start", value=str(variable.start))
+    return element
+
+
+def _unit_definitions(interface: ModelInterface) -> etree._Element | None:
+    units = sorted({v.unit for v in interface.variables if v.unit})
+    if not units:
+        return None
+    root = etree.Element("UnitDefinitions")
+    for name in units:
+        unit = etree.SubElement(root, "Unit", name=name)
+        try:
+            si = parse_unit(name)
+        except UnitError:
+            continue  # a label the unit grammar does not know: declared, without base units
+        base = {key: str(exponent) for key, exponent in si.exponents}
+        if si.factor != 1.0:
+            base["factor"] = _number(si.factor)
+        if si.offset != 0.0:
+            base["offset"] = _number(si.offset)
+        etree.SubElement(unit, "BaseUnit", base)
+    return root
+
+
+def _dependencies(interface: ModelInterface, layout: Layout, name: str, state_index: int | None) -> str | None:
+    """Space-separated value references `name` depends on, or None for 'everything'."""
+    listed = dict(interface.dependencies)
+    if name in listed:
+        return " ".join(str(layout.value_reference[n]) for n in listed[name])
+    has_inputs = any(v.causality == "input" for v in interface.variables)
+    if state_index is None or has_inputs:
+        return None
+    states = [state for state, _ in layout.states]
+    columns = sorted({column for row, column in interface.jacobian if row == state_index})
+    return " ".join(str(layout.value_reference[states[c].name]) for c in columns)
+
+
+def _unknown(tag: str, vr: int, dependencies: str | None = None) -> etree._Element:
+    attributes = {"valueReference": str(vr)}
+    if dependencies is not None:  # "" is a real answer: depends on nothing
+        attributes["dependencies"] = dependencies
+    return etree.Element(tag, attributes)
+
+
+def _model_structure(interface: ModelInterface, layout: Layout) -> etree._Element:
+    root = etree.Element("ModelStructure")
+    seen: set[int] = set()
+    for variable in layout.variables:
+        vr = layout.value_reference[variable.name]
+        if variable.causality == "output" and vr not in seen:
+            seen.add(vr)
+            root.append(_unknown("Output", vr, _dependencies(interface, layout, variable.name, None)))
+    for index, (_, derivative) in enumerate(layout.states):
+        vr = layout.value_reference[derivative.name]
+        root.append(_unknown("ContinuousStateDerivative", vr, _dependencies(interface, layout, derivative.name, index)))
+    initial_unknowns: list[int] = []
+    state_names = {state.name for state, _ in layout.states}
+    derivative_names = {derivative.name for _, derivative in layout.states}
+    for variable in layout.variables:
+        vr = layout.value_reference[variable.name]
+        calculated = effective_initial(variable) in ("approx", "calculated")
+        if vr in initial_unknowns or variable.alias_of:
+            continue
+        if (variable.causality == "output" and calculated) or variable.causality == "calculatedParameter" \
+                or variable.name in derivative_names or (variable.name in state_names and calculated):
+            initial_unknowns.append(vr)
+    root.extend(_unknown("InitialUnknown", vr) for vr in initial_unknowns)
+    for variable in layout.indicator_variables:
+        root.append(_unknown("EventIndicator", layout.value_reference[variable.name]))
+    return root
+
+
+def model_description(interface: ModelInterface, layout: Layout, token: str) -> bytes:
+    """The XML text of modelDescription.xml; raises PackageError if it violates the schema."""
+    root = etree.Element("fmiModelDescription", {
+        "fmiVersion": "3.0", "modelName": interface.name, "instantiationToken": token,
+        **({"description": interface.description} if interface.description else {}),
+        "generationTool": GENERATION_TOOL, "variableNamingConvention": "structured",
+    })
+    etree.SubElement(root, "ModelExchange", {"modelIdentifier": interface.identifier, **CAPABILITIES,
+                                             "needsCompletedIntegratorStep": "false"})
+    etree.SubElement(root, "CoSimulation", {"modelIdentifier": interface.identifier, **CAPABILITIES,
+                                            "canHandleVariableCommunicationStepSize": "true",
+                                            "mightReturnEarlyFromDoStep": "true", "hasEventMode": "false"})
+    units = _unit_definitions(interface)
+    if units is not None:
+        root.append(units)
+    categories = etree.SubElement(root, "LogCategories")
+    for name, description in log_categories():
+        etree.SubElement(categories, "Category", name=name, description=description)
+    if interface.experiment:
+        experiment = interface.experiment
+        attributes = {"startTime": _number(experiment.start_time)}
+        for key, value in (("stopTime", experiment.stop_time), ("tolerance", experiment.tolerance),
+                           ("stepSize", experiment.step_size)):
+            if value is not None:
+                attributes[key] = _number(value)
+        etree.SubElement(root, "DefaultExperiment", attributes)
+    variables = etree.SubElement(root, "ModelVariables")
+    etree.SubElement(variables, "Float64", name="time", valueReference="0", causality="independent",
+                     variability="continuous", description="Simulation time")
+    variables.extend(_variable_element(v, layout) for v in layout.variables)
+    root.append(_model_structure(interface, layout))
+    validate(root, "fmi3ModelDescription.xsd", "modelDescription.xml")
+    return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")
+
+
+def build_description(identifier: str, sources: tuple[str, ...]) -> bytes:
+    """sources/buildDescription.xml, which lets other tools rebuild the binary."""
+    root = etree.Element("fmiBuildDescription", fmiVersion="3.0")
+    configuration = etree.SubElement(root, "BuildConfiguration", modelIdentifier=identifier)
+    file_set = etree.SubElement(configuration, "SourceFileSet", language="C99")
+    for name in sources:
+        etree.SubElement(file_set, "SourceFile", name=name)
+    validate(root, "fmi3BuildDescription.xsd", "buildDescription.xml")
+    return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")
+
+
+@functools.lru_cache(maxsize=None)
+def _schema(name: str) -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(fmi_schema(name))))
+
+
+def validate(root: etree._Element, schema_name: str, what: str) -> None:
+    schema = _schema(schema_name)
+    if not schema.validate(root):
+        error = schema.error_log.last_error
+        raise PackageError(f"{what}: violates the FMI 3.0 schema: {error.message}")

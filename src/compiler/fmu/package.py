@@ -1,0 +1,82 @@
+"""Model C code + the runtime -> Name.fmu (model description, binary, sources)."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import uuid
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.errors import PackageError
+from compiler.fmu import c_tables
+from compiler.fmu.build import PLATFORM, compile_binary
+from compiler.fmu.interface import ModelInterface, check
+from compiler.fmu.layout import layout as make_layout
+from compiler.fmu.model_description import build_description, model_description
+from compiler.fmu.runtime_files import RUNTIME_HEADERS, RUNTIME_SOURCES, template_dir
+
+MODEL_SOURCES = ("model_info.c", "model.c")
+GENERATED_HEADERS = ("config.h",)
+
+
+@dataclass(frozen=True, slots=True)
+class PackagedFmu:
+    path: Path
+    token: str
+    compiler_warnings: str
+
+
+def instantiation_token(interface: ModelInterface, model_source: str) -> str:
+    """Same interface, equations and runtime -> same token; anything else -> another one."""
+    digest = hashlib.sha256(repr(interface).encode())
+    digest.update(model_source.encode())
+    for name in RUNTIME_SOURCES + RUNTIME_HEADERS:
+        digest.update((template_dir() / name).read_bytes())
+    return "{" + str(uuid.UUID(bytes=digest.digest()[:16], version=5)) + "}"
+
+
+def write_sources(interface: ModelInterface, model_source: str, directory: Path) -> str:
+    """Everything needed to build the binary, as it goes into the FMU's sources/. Returns the token."""
+    check(interface)
+    layout = make_layout(interface)
+    token = instantiation_token(interface, model_source)
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in RUNTIME_SOURCES + RUNTIME_HEADERS:
+        shutil.copyfile(template_dir() / name, directory / name)
+    (directory / "config.h").write_text(c_tables.config_header(interface, layout, token))
+    (directory / "model_info.c").write_text(c_tables.model_info(interface, layout))
+    (directory / "model.c").write_text(model_source)
+    (directory / "buildDescription.xml").write_bytes(
+        build_description(interface.identifier, RUNTIME_SOURCES + MODEL_SOURCES))
+    return token
+
+
+def package_fmu(interface: ModelInterface, model_source: str, output: str | os.PathLike) -> PackagedFmu:
+    """Build `output` (an .fmu) from a model interface and the C text of its equations.
+
+    The archive appears only once everything succeeded: a failure leaves no file behind.
+    """
+    output = Path(output)
+    with tempfile.TemporaryDirectory(prefix="cosim-fmu-") as work:
+        root = Path(work) / "fmu"
+        token = write_sources(interface, model_source, root / "sources")
+        description = model_description(interface, make_layout(interface), token)
+        (root / "modelDescription.xml").write_bytes(description)
+        binary = root / "binaries" / PLATFORM / f"{interface.identifier}.so"
+        build = compile_binary(root / "sources", RUNTIME_SOURCES + MODEL_SOURCES, interface.identifier, binary)
+        archive = Path(work) / "out.fmu"
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    zf.write(path, path.relative_to(root).as_posix())
+        output.parent.mkdir(parents=True, exist_ok=True)
+        staged = output.with_name(f".{output.name}.partial")
+        shutil.copyfile(archive, staged)
+        os.replace(staged, output)
+    return PackagedFmu(output, token, build.warnings)
+
+
+__all__ = ["PackagedFmu", "PackageError", "package_fmu", "write_sources", "instantiation_token"]
