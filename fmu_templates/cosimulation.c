@@ -23,7 +23,7 @@ static int model_rhs(void *context, double t, const double *x, double *dx) {
     comp->data.time = t;
     instance_set_states(comp, x);
     const Status status = model_derivatives(&comp->data);
-    for (size_t k = 0; k < N_STATES; k++) dx[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
+    for (size_t k = 0; k < n_states(); k++) dx[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
     return status_to_radau(status);
 }
 
@@ -42,7 +42,7 @@ static int model_rhs_jacobian(void *context, double t, const double *x, const do
 static Status allocate_integrator(ModelInstance *comp) {
     if (comp->radau_allocated && comp->radau_tolerance == comp->tolerance) return StatusOK;
     cosim_release_integrator(comp);
-    for (size_t k = 0; k < N_STATES; k++) {
+    for (size_t k = 0; k < n_states(); k++) {
         comp->rtol[k] = comp->tolerance;
         comp->atol[k] = comp->tolerance * MODEL_STATE_NOMINAL[k];
     }

@@ -78,7 +78,7 @@ Status event_indicators_at(ModelInstance *comp, double t, const double *x, doubl
 }
 
 bool event_domain_changed(const double *a, const double *b, size_t *which) {
-    for (size_t k = 0; k < N_EVENT_INDICATORS; k++) {
+    for (size_t k = 0; k < n_event_indicators(); k++) {
         if ((a[k] > 0.0) != (b[k] > 0.0)) {
             if (which) *which = k;
             return true;
@@ -95,7 +95,7 @@ static void state_at(const ModelInstance *comp, double t, double *x) {
  * bracket; alpha weights the low end (Illinois). */
 static double trial_time(double t_lo, const double *z_lo, double t_hi, const double *z_hi, double alpha) {
     double earliest = t_hi;
-    for (size_t k = 0; k < N_EVENT_INDICATORS; k++) {
+    for (size_t k = 0; k < n_event_indicators(); k++) {
         if ((z_lo[k] > 0.0) == (z_hi[k] > 0.0)) continue;
         const double denominator = z_hi[k] - alpha * z_lo[k];
         const double fraction = denominator != 0.0 ? z_hi[k] / denominator : 0.5;
@@ -144,7 +144,7 @@ Status event_locate(ModelInstance *comp, double t_old, const double *z_old, doub
 const char *event_name(size_t indicator) {
     if (indicator == EVENT_TIME) return "a time event";
     if (indicator == EVENT_INPUT) return "an input event";
-    return indicator < N_EVENT_INDICATORS ? MODEL_EVENT_INDICATOR_NAMES[indicator] : "an event";
+    return indicator < n_event_indicators() ? MODEL_EVENT_INDICATOR_NAMES[indicator] : "an event";
 }
 
 bool event_chattering_guard(ModelInstance *comp, double t, size_t indicator) {

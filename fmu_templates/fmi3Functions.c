@@ -515,7 +515,7 @@ fmi3Status fmi3DeserializeFMUState(fmi3Instance instance, const fmi3Byte seriali
 
 /* Position of a Float64 variable among the states or derivatives, or SIZE_MAX. */
 static size_t index_in(const size_t *slots, const VariableInfo *v) {
-    for (size_t k = 0; k < N_STATES; k++)
+    for (size_t k = 0; k < n_states(); k++)
         if (v->type == TypeFloat64 && slots[k] == v->slot) return k;
     return SIZE_MAX;
 }
@@ -540,7 +540,7 @@ static Status jacobian_product(ModelInstance *comp, const fmi3ValueReference unk
     Status status = model_derivatives(&comp->data);
     if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
     if (status > StatusWarning) return status;
-    for (size_t i = 0; i < N_STATES; i++) column[i] = 0.0;
+    for (size_t i = 0; i < n_states(); i++) column[i] = 0.0;
     for (size_t k = 0; k < n_knowns; k++) {
         const size_t j = index_in(MODEL_STATE_SLOT, &MODEL_VARIABLES[knowns[k]]);
         for (size_t p = MODEL_JACOBIAN_COLUMN_START[j]; p < MODEL_JACOBIAN_COLUMN_START[j + 1]; p++)
@@ -781,7 +781,7 @@ fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance, fmi3Float64 
         return fmi3Error;
     const fmi3Status status = refresh(comp, false);
     if (status > fmi3Warning) return status;
-    for (size_t k = 0; k < N_STATES; k++) derivatives[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
+    for (size_t k = 0; k < n_states(); k++) derivatives[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
     return status;
 }
 
@@ -810,7 +810,7 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
     BEGIN(fmi3GetNominalsOfContinuousStates, MASK_MODEL_EXCHANGE_READ, FOR_ME)
     if (!check_state_count(comp, __func__, nominals, nContinuousStates, N_STATES, "nContinuousStates"))
         return fmi3Error;
-    for (size_t k = 0; k < N_STATES; k++) nominals[k] = MODEL_STATE_NOMINAL[k];
+    for (size_t k = 0; k < n_states(); k++) nominals[k] = MODEL_STATE_NOMINAL[k];
     return fmi3OK;
 }
 

@@ -108,7 +108,7 @@ static void set_start_values(ModelInstance *comp) {
     memcpy(m->e, START_INT64, sizeof m->e);
     memcpy(m->b, START_BOOLEAN, sizeof m->b);
     free_strings(m->s, N_STRING);
-    for (size_t k = 0; k < N_STRING; k++) m->s[k] = copy_string(START_STRING[k]);
+    for (size_t k = 0; k < n_strings(); k++) m->s[k] = copy_string(START_STRING[k]);
     memcpy(m->pre_r, m->r, sizeof m->r);
     memcpy(m->pre_i, m->i, sizeof m->i);
     memcpy(m->pre_e, m->e, sizeof m->e);
@@ -177,11 +177,11 @@ void instance_free(ModelInstance *comp) {
 /* ------------------------------------------------------- evaluation */
 
 void instance_set_states(ModelInstance *comp, const double *x) {
-    for (size_t k = 0; k < N_STATES; k++) comp->data.r[MODEL_STATE_SLOT[k]] = x[k];
+    for (size_t k = 0; k < n_states(); k++) comp->data.r[MODEL_STATE_SLOT[k]] = x[k];
 }
 
 void instance_get_states(const ModelInstance *comp, double *x) {
-    for (size_t k = 0; k < N_STATES; k++) x[k] = comp->data.r[MODEL_STATE_SLOT[k]];
+    for (size_t k = 0; k < n_states(); k++) x[k] = comp->data.r[MODEL_STATE_SLOT[k]];
 }
 
 Status instance_refresh(ModelInstance *comp, bool outputs) {
@@ -198,7 +198,7 @@ Status instance_refresh(ModelInstance *comp, bool outputs) {
         if (computed <= StatusWarning && N_EVENT_INDICATORS > 0) {
             double z[ARRAY_SIZE(N_EVENT_INDICATORS)];
             const Status indicators = model_event_indicators(&comp->data, z);
-            for (size_t k = 0; k < N_EVENT_INDICATORS; k++) comp->data.r[MODEL_EVENT_INDICATOR_SLOT[k]] = z[k];
+            for (size_t k = 0; k < n_event_indicators(); k++) comp->data.r[MODEL_EVENT_INDICATOR_SLOT[k]] = z[k];
             if (indicators > computed) computed = indicators;
         }
         if (computed > StatusWarning) return computed;
@@ -258,7 +258,7 @@ static void write_image(const ModelInstance *comp, Writer *w) {
     put(w, m->i, sizeof m->i);
     put(w, m->e, sizeof m->e);
     put(w, m->b, sizeof m->b);
-    for (size_t k = 0; k < N_STRING; k++) put_string(w, m->s[k]);
+    for (size_t k = 0; k < n_strings(); k++) put_string(w, m->s[k]);
     put(w, m->pre_r, sizeof m->pre_r);
     put(w, m->pre_i, sizeof m->pre_i);
     put(w, m->pre_e, sizeof m->pre_e);
@@ -353,7 +353,7 @@ static bool read_image(ModelInstance *comp, Reader *r) {
     ModelData *m = &comp->data;
     bool ok = read_header(r) && take(r, &m->time, sizeof m->time) && take(r, m->r, sizeof m->r)
               && take(r, m->i, sizeof m->i) && take(r, m->e, sizeof m->e) && take(r, m->b, sizeof m->b);
-    for (size_t k = 0; ok && k < N_STRING; k++) {
+    for (size_t k = 0; ok && k < n_strings(); k++) {
         free(m->s[k]);
         m->s[k] = NULL;
         ok = take_string(r, &m->s[k]);

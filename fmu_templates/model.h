@@ -68,6 +68,12 @@
 /* C forbids zero-length arrays; an unused array gets one dummy element. */
 #define ARRAY_SIZE(n) ((n) > 0 ? (n) : 1)
 
+/* The sizes that may be 0, as values for loops and comparisons: `k < n_states()` draws no
+ * "comparison is always false" warning in a model without states. */
+static inline size_t n_states(void) { return N_STATES; }
+static inline size_t n_event_indicators(void) { return N_EVENT_INDICATORS; }
+static inline size_t n_strings(void) { return N_STRING; }
+
 /* Ordered by severity, as fmi3Status is, so the worst of two is their maximum. */
 typedef enum { StatusOK, StatusWarning, StatusDiscard, StatusError, StatusFatal } Status;
 

@@ -1,8 +1,11 @@
 """Compile an FMU's sources with gcc into binaries/x86_64-linux/<identifier>.so."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,17 +24,38 @@ class BuildResult:
     warnings: str  # what gcc printed on success
 
 
+def _run(command: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+def _failure(identifier: str, result: subprocess.CompletedProcess) -> PackageError:
+    message = result.stderr.strip() or result.stdout.strip()
+    return PackageError(f"building {identifier}.so failed:\n{message}")
+
+
 def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier: str, target: Path,
                    extra_flags: tuple[str, ...] = ()) -> BuildResult:
-    """Build the shared library; a gcc failure raises PackageError with gcc's own message."""
+    """Build the shared library; a gcc failure raises PackageError with gcc's own message.
+
+    Each source compiles in its own gcc process, all at once, then one link: on several cores
+    that is several times faster than one gcc call over all files.
+    """
     gcc = shutil.which("gcc") or shutil.which("cc")
     if gcc is None:
         raise PackageError("no C compiler found: install gcc to build FMUs")
     target.parent.mkdir(parents=True, exist_ok=True)
-    command = [gcc, *C_FLAGS, *extra_flags, "-shared", f"-I{sources_dir}", f"-I{fmi_headers_dir()}",
-               *[str(sources_dir / name) for name in source_names], "-o", str(target), "-lm"]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        message = result.stderr.strip() or result.stdout.strip()
-        raise PackageError(f"building {identifier}.so failed:\n{message}")
-    return BuildResult(target, result.stderr.strip())
+    includes = [f"-I{sources_dir}", f"-I{fmi_headers_dir()}"]
+    with tempfile.TemporaryDirectory(prefix="cosim-build-") as objects_dir:
+        objects = [str(Path(objects_dir) / f"{Path(name).stem}.o") for name in source_names]
+        commands = [[gcc, *C_FLAGS, *extra_flags, *includes, "-c", str(sources_dir / name), "-o", obj]
+                    for name, obj in zip(source_names, objects)]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            results = list(pool.map(_run, commands))
+        for result in results:
+            if result.returncode != 0:
+                raise _failure(identifier, result)
+        link = _run([gcc, *extra_flags, "-shared", *objects, "-o", str(target), "-lm"])
+        if link.returncode != 0:
+            raise _failure(identifier, link)
+    warnings = "\n".join(r.stderr.strip() for r in results + [link] if r.stderr.strip())
+    return BuildResult(target, warnings)
