@@ -187,7 +187,17 @@ Status model_derivatives(ModelData *m);
 Status model_outputs(ModelData *m);
 
 /* Event indicators z[N_EVENT_INDICATORS] at the current point; an event fires where some
- * z changes between z > 0 and z <= 0. */
+ * z changes between z > 0 and z <= 0.
+ *
+ * Relations switch with a small hysteresis, so that an event located exactly on the
+ * switching surface (integrators report z == 0 as a root, CVode among them) still switches,
+ * and the relation is strictly inside its new side afterwards. For a relation written as
+ * d > 0 (d = a - b for `a > b`, d = b - a for `a < b`) with latched value L and band
+ * eps = EVENT_HYSTERESIS * scale (the scale of d, e.g. its nominal value):
+ *     indicator:     z = L ? d + eps : d - eps
+ *     in event mode: L = L ? d > -eps : d >= eps
+ * The update depends only on L and d, so it is stable over the iterations of one event. */
+#define EVENT_HYSTERESIS 1e-10
 Status model_event_indicators(ModelData *m, double z[]);
 
 /* One event iteration: evaluate the model with relations unfrozen (event_mode is true),
