@@ -8,8 +8,8 @@
 #include <complex.h>
 #include <stddef.h>
 
-/* Factor a in place into L\U with row pivots; returns 0, or k+1 if column k has no usable
- * pivot (the matrix is singular to working precision). */
+/* Factor a in place into L\U with row pivots (U's diagonal stored as reciprocals); returns
+ * 0, or k+1 if column k has no usable pivot (the matrix is singular to working precision). */
 int dense_lu_factor(size_t n, double *a, size_t *pivot);
 int dense_lu_factor_complex(size_t n, double complex *a, size_t *pivot);
 

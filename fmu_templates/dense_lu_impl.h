@@ -23,7 +23,10 @@ int SUFFIX(dense_lu_factor)(size_t n, SCALAR *a, size_t *pivot) {
                 a[p * n + j] = tmp;
             }
         }
+        /* the diagonal keeps its reciprocal: solves then multiply (a complex division is a
+         * library call, a multiplication is not) */
         const SCALAR inverse = 1.0 / a[k * n + k];
+        a[k * n + k] = inverse;
         for (size_t i = k + 1; i < n; i++) {
             SCALAR *row = a + i * n;
             const SCALAR factor = row[k] * inverse;
@@ -52,6 +55,6 @@ void SUFFIX(dense_lu_solve)(size_t n, const SCALAR *lu, const size_t *pivot, SCA
     for (size_t i = n; i-- > 0;) {
         SCALAR sum = b[i];
         for (size_t j = i + 1; j < n; j++) sum -= lu[i * n + j] * b[j];
-        b[i] = sum / lu[i * n + i];
+        b[i] = sum * lu[i * n + i];
     }
 }

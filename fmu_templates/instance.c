@@ -346,6 +346,7 @@ static bool read_integrator(ModelInstance *comp, Reader *r) {
     if (size != radau5_state_size(&comp->radau) || size > r->size - r->at) return false;
     radau5_state_load(&comp->radau, r->in + r->at);
     r->at += size;
+    comp->integrator_ready = true; /* (preparing may have released an integrator of another tolerance) */
     return true;
 }
 

@@ -4,7 +4,8 @@
  *
  * Column k of the factors: x = L \ A(:, order[k]) restricted to the rows reachable in the
  * graph of L (Gilbert & Peierls, 1988), then the pivot is chosen among the rows that are not
- * yet pivotal. L keeps its unit diagonal first in each column, U its diagonal last.
+ * yet pivotal. L keeps its unit diagonal first in each column, U its diagonal last, stored as
+ * its reciprocal so that solves multiply.
  */
 
 static bool PREFIX(reserve)(TYPE *lu, size_t needed_l, size_t needed_u) {
@@ -152,8 +153,9 @@ int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
             && MAGNITUDE(x[column]) >= DIAGONAL_PIVOT_THRESHOLD * largest)
             pivot_row = column;
         const SCALAR pivot = x[pivot_row];
+        const SCALAR inverse_pivot = 1.0 / pivot;
         lu->u_rows[u_count] = k;
-        lu->u_values[u_count++] = pivot;
+        lu->u_values[u_count++] = inverse_pivot;
         lu->pivot_of_row[pivot_row] = k;
         lu->l_rows[l_count] = pivot_row;
         lu->l_values[l_count++] = 1.0;
@@ -161,7 +163,7 @@ int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
             const size_t row = lu->reach[p];
             if (lu->pivot_of_row[row] == NOT_PIVOTAL) {
                 lu->l_rows[l_count] = row;
-                lu->l_values[l_count++] = x[row] / pivot;
+                lu->l_values[l_count++] = x[row] * inverse_pivot;
             }
         }
     }
@@ -183,7 +185,7 @@ void PREFIX(solve)(TYPE *lu, SCALAR *b) {
     }
     for (size_t j = n; j-- > 0;) {
         const size_t diagonal = lu->u_start[j + 1] - 1;
-        x[j] /= lu->u_values[diagonal];
+        x[j] *= lu->u_values[diagonal];
         const SCALAR xj = x[j];
         for (size_t p = lu->u_start[j]; p < diagonal; p++) x[lu->u_rows[p]] -= lu->u_values[p] * xj;
     }

@@ -111,17 +111,31 @@ def _strip_parentheses(text: str) -> str:
     return text
 
 
+def _top_level_slash(text: str) -> int:
+    depth = 0
+    for position, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "/" and depth == 0:
+            return position
+    return -1
+
+
+def _operand_expression(text: str, whole: str) -> SiUnit:
+    inner = _strip_parentheses(text)
+    return parse_unit(inner) if inner != text else _factors(text, whole)
+
+
 def parse_unit(text: str) -> SiUnit:
     """The SI form of a Modelica unit string; raises UnitError if it is not one."""
     body = _strip_parentheses(text.strip())
     if not body:
         return SiUnit(())
-    numerator, slash, denominator = body.partition("/")
-    unit = _factors(_strip_parentheses(numerator), text)
-    if slash:
-        below = _factors(_strip_parentheses(denominator), text)
-        unit = _product(unit, _power(below, -1, text), text)
-    return unit
+    slash = _top_level_slash(body)
+    if slash < 0:
+        return _factors(body, text)
+    numerator = _operand_expression(body[:slash], text)
+    denominator = _operand_expression(body[slash + 1:], text)
+    return _product(numerator, _power(denominator, -1, text), text)
 
 
 def conversion(source: SiUnit, target: SiUnit) -> tuple[float, float] | None:

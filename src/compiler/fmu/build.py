@@ -24,8 +24,9 @@ class BuildResult:
     warnings: str  # what gcc printed on success
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run(command, capture_output=True, text=True)
+def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    # C locale: plain ASCII quotes in gcc's messages, whatever the user's locale
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, "LC_ALL": "C"})
 
 
 def _failure(identifier: str, result: subprocess.CompletedProcess) -> PackageError:
@@ -44,17 +45,18 @@ def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier:
     if gcc is None:
         raise PackageError("no C compiler found: install gcc to build FMUs")
     target.parent.mkdir(parents=True, exist_ok=True)
-    includes = [f"-I{sources_dir}", f"-I{fmi_headers_dir()}"]
+    includes = ["-I.", f"-I{fmi_headers_dir()}"]
     with tempfile.TemporaryDirectory(prefix="cosim-build-") as objects_dir:
         objects = [str(Path(objects_dir) / f"{Path(name).stem}.o") for name in source_names]
-        commands = [[gcc, *C_FLAGS, *extra_flags, *includes, "-c", str(sources_dir / name), "-o", obj]
+        # run in the sources folder so that messages name files as the FMU's sources/ does
+        commands = [[gcc, *C_FLAGS, *extra_flags, *includes, "-c", name, "-o", obj]
                     for name, obj in zip(source_names, objects)]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            results = list(pool.map(_run, commands))
+            results = list(pool.map(lambda command: _run(command, sources_dir), commands))
         for result in results:
             if result.returncode != 0:
                 raise _failure(identifier, result)
-        link = _run([gcc, *extra_flags, "-shared", *objects, "-o", str(target), "-lm"])
+        link = _run([gcc, *extra_flags, "-shared", *objects, "-o", str(target.resolve()), "-lm"], sources_dir)
         if link.returncode != 0:
             raise _failure(identifier, link)
     warnings = "\n".join(r.stderr.strip() for r in results + [link] if r.stderr.strip())
