@@ -36,5 +36,6 @@ def raise_on_problems(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) ->
     if not problems:
         return
     first = problems[0]
-    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+    others = len(problems) - 1
+    more = f" (and {others} more problem{'s' if others > 1 else ''})" if others else ""
     raise refuse(first.message + more, first.location)

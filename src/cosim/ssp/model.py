@@ -435,3 +435,22 @@ class ResolvedParameter:
     @property
     def path(self) -> str:
         return f"{self.component}.{self.name}" if self.component else self.name
+
+
+def iter_components(structure: SystemStructure, path: str = ""):
+    """``(dotted path, document, component)`` for every component, nested documents included.
+
+    The document is the ``SystemStructure`` the component is written in (its units and its
+    package apply); a component with a nested structure is yielded before its contents.
+    """
+    def visit(document: SystemStructure, system: System, prefix: str):
+        for element in system.elements:
+            element_path = f"{prefix}.{element.name}" if prefix else element.name
+            if isinstance(element, System):
+                yield from visit(document, element, element_path)
+            elif isinstance(element, Component):
+                yield element_path, document, element
+                if element.nested is not None:
+                    yield from visit(element.nested, element.nested.system, element_path)
+
+    yield from visit(structure, structure.system, path)

@@ -10,10 +10,14 @@ import os
 import posixpath
 import re
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import unquote, urlsplit
 
-from cosim.ssp.archive import DEFAULT_LIMITS, Limits, copy_stream, open_archive, read_entry, spool_entry
+from cosim.ssp.archive import (
+    DEFAULT_LIMITS, Limits, copy_stream, open_archive, read_entry, spool_entry,
+)
 from cosim.ssp.errors import refuse
 from cosim.ssp.model import PackageRef
 
@@ -49,12 +53,16 @@ class Package:
             raise refuse(f"archives nested deeper than {self.limits.max_depth} levels",
                          self.display(member))
         ref = PackageRef(self.ref.root, self.ref.is_archive, self.ref.nested + (member,))
-        stream = self._open_stream(member)
-        archive = open_archive(stream, self.display(member), self.limits)
+        stream = self.open_stream(member)
+        try:
+            archive = open_archive(stream, self.display(member), self.limits)
+        except BaseException:
+            stream.close()
+            raise
         return ZipPackage(archive, self.display(member), ref, self.display(member) + "/",
-                          self.limits, self.depth + 1)
+                          self.limits, self.depth + 1, stream)
 
-    def _open_stream(self, member: str):
+    def open_stream(self, member: str):
         raise NotImplementedError
 
     def close(self) -> None:
@@ -90,7 +98,7 @@ class FolderPackage(Package):
     def top_level_ssds(self) -> list[str]:
         return sorted(p.name for p in self.root.glob("*.ssd") if p.is_file())
 
-    def _open_stream(self, member: str):
+    def open_stream(self, member: str):
         try:
             return open(self.path(member), "rb")
         except OSError as error:
@@ -101,10 +109,11 @@ class ZipPackage(Package):
     is_archive = True
 
     def __init__(self, archive: zipfile.ZipFile, name: str, ref: PackageRef, prefix: str,
-                 limits: Limits, depth: int):
+                 limits: Limits, depth: int, stream=None):
         super().__init__(ref, prefix, limits, depth)
         self.archive = archive
         self.name = name
+        self.stream = stream  # the spooled bytes of a nested archive, closed with it
         self.names = {posixpath.normpath(n.replace("\\", "/")): n for n in archive.namelist()
                       if not n.endswith("/")}
 
@@ -123,11 +132,13 @@ class ZipPackage(Package):
     def top_level_ssds(self) -> list[str]:
         return sorted(n for n in self.names if "/" not in n and n.endswith(".ssd"))
 
-    def _open_stream(self, member: str):
+    def open_stream(self, member: str):
         return spool_entry(self.archive, self._entry(member), self.display(member), self.limits)
 
     def close(self) -> None:
         self.archive.close()
+        if self.stream is not None:
+            self.stream.close()
 
 
 def open_package(path: str | os.PathLike, limits: Limits = DEFAULT_LIMITS) -> Package:
@@ -168,6 +179,19 @@ def resolve_source(package: Package, base_member: str, uri: str) -> tuple[str | 
     return member, fragment, ""
 
 
+@contextmanager
+def opened(ref: PackageRef, limits: Limits = DEFAULT_LIMITS) -> Iterator[Package]:
+    """The package ``ref`` names (following nested archives), open for the ``with`` block."""
+    packages = [open_package(ref.root, limits)]
+    try:
+        for nested in ref.nested:
+            packages.append(packages[-1].open_nested(nested))
+        yield packages[-1]
+    finally:
+        for package in reversed(packages):
+            package.close()
+
+
 def materialize(ref: PackageRef, member: str, destination: str | os.PathLike,
                 limits: Limits = DEFAULT_LIMITS) -> Path:
     """A file-system path of ``member`` of the package ``ref``.
@@ -175,21 +199,9 @@ def materialize(ref: PackageRef, member: str, destination: str | os.PathLike,
     Members of folders are returned where they are; members of archives (also nested ones)
     are streamed into ``destination`` under the archive limits.
     """
-    destination = Path(destination)
-    if not ref.is_archive and not ref.nested and not os.path.isabs(member):
-        return Path(ref.root) / member
     if os.path.isabs(member):
         return Path(member)
-    outer = open_package(ref.root, limits)
-    packages = [outer]
-    try:
-        for nested in ref.nested:
-            packages.append(packages[-1].open_nested(nested))
-        inner = packages[-1]
-        if isinstance(inner, FolderPackage):
-            return inner.path(member)
-        with inner._open_stream(member) as stream:
-            return copy_stream(stream, destination.joinpath(*member.split("/")))
-    finally:
-        for package in reversed(packages):
-            package.close()
+    if not ref.is_archive and not ref.nested:
+        return Path(ref.root) / member
+    with opened(ref, limits) as package, package.open_stream(member) as stream:
+        return copy_stream(stream, Path(destination).joinpath(*member.split("/")))
