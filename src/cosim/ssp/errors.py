@@ -6,7 +6,15 @@ from cosim.ssp.model import Diagnostic, Location
 
 
 class SspError(CosimError):
-    """An SSP file or archive that cannot be used; ``location`` is ``file:line``."""
+    """An SSP file or archive that cannot be used; ``location`` is ``file:line``.
+
+    ``where`` keeps the location as a ``Location`` for diagnostics built from the error.
+    """
+
+    def __init__(self, message: str, location: Location | str | None = None):
+        super().__init__(message, str(location) if location else "")
+        self.where = location if isinstance(location, Location) else \
+            (Location(location) if location else None)
 
 
 class Findings:
@@ -27,7 +35,7 @@ class Findings:
 
 def refuse(message: str, location: Location | str | None = None) -> SspError:
     """An ``SspError`` for ``message`` at ``location`` (a Location, a file name or nothing)."""
-    return SspError(message, str(location) if location else "")
+    return SspError(message, location)
 
 
 def raise_on_problems(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> None:

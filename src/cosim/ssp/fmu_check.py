@@ -44,7 +44,7 @@ def read_model_descriptions(structure: SystemStructure, limits: Limits = DEFAULT
                     xml = fmu.read("modelDescription.xml")
             descriptions[path] = read_model_description(_xml_only_zip(xml), validate=False)
         except SspError as error:
-            findings.error(f"component '{component.name}': {error.message}", error.location or
+            findings.error(f"component '{component.name}': {error.message}", error.where or
                            component.location)
         except Exception as error:  # fmpy raises plain exceptions on bad model descriptions
             findings.error(f"component '{component.name}': cannot read the model description "

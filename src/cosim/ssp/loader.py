@@ -81,7 +81,7 @@ class PackageFiles:
                     return None
                 return self._value(files, member, kind, doc, element)
         except SspError as error:
-            self.findings.error(error.message, error.location or doc.loc(element))
+            self.findings.error(error.message, error.where or doc.loc(element))
             return None
 
     def _value(self, files: PackageFiles, member: str, kind: str, doc: Doc, element):
@@ -94,7 +94,7 @@ class PackageFiles:
         try:
             inner_doc, root = files.parse(member)
         except SspError as error:
-            self.findings.error(error.message, error.location)
+            self.findings.error(error.message, error.where)
             return None
         if local_name(root) != kind:
             doc.error(element, f"{inner_doc.file} is a {local_name(root)}, not a {LABELS[kind]}")
@@ -122,7 +122,7 @@ class PackageFiles:
             return member, self._nested(kind, member, fragment, key)
         except SspError as error:
             self.findings.error(f"component '{name}': {error.message}",
-                                error.location or doc.loc(element))
+                                error.where or doc.loc(element))
             return member, None
 
     def _nested(self, kind: str, member: str, fragment: str, key) -> SystemStructure:
