@@ -83,3 +83,23 @@ def test_paths_through_nested_systems_and_dictionaries(tmp_path):
     # The written connection Writer.flag -> A.flag flows A.flag -> Writer.flag (A's is an output).
     flag = flat[("A", "flag"), ("Inner.B", "on")]
     assert flag.conversion.mapping.apply(True) is False
+
+
+def test_two_writers_of_one_dictionary_entry_are_a_problem(tmp_path):
+    second_writer = ROOT.replace(
+        '<ssd:Connector name="r" kind="input"><ssc:Real/></ssd:Connector>',
+        '<ssd:Connector name="r" kind="input"><ssc:Real/></ssd:Connector>'
+        '<ssd:Connector name="b" kind="input"><ssc:Boolean/></ssd:Connector>').replace(
+        '<ssd:Connection startConnector="r" endElement="A" endConnector="u"/>',
+        '<ssd:Connection startConnector="r" endElement="A" endConnector="u"/>\n'
+        '<ssd:Connection startConnector="b" endElement="Writer2" endConnector="flag"/>').replace(
+        '</ssd:Elements>\n  <ssd:Connections>',
+        '<ssd:SignalDictionaryReference name="Writer2" dictionary="Bus"><ssd:Connectors>'
+        '<ssd:Connector name="flag" kind="inout"><ssc:Boolean/></ssd:Connector></ssd:Connectors>'
+        '</ssd:SignalDictionaryReference></ssd:Elements>\n  <ssd:Connections>')
+    write_files(tmp_path, {"SystemStructure.ssd": second_writer, "child.ssd": CHILD,
+                           "a.fmu": b"", "g.fmu": b"", "b.fmu": b""})
+    _, diagnostics = load(tmp_path)
+    assert [str(d) for d in diagnostics if d.severity == "error"] == [
+        "SystemStructure.ssd:25: Inner.B.on has 2 sources through nested systems or signal "
+        "dictionaries: A.flag, b"]

@@ -9,7 +9,9 @@ from cosim.ssp.model import (
     BASE_UNIT_NAMES, TYPE_NAMES, BaseUnit, ClockType, Dimension, Enumeration,
     LinearTransformation, MappingTransformation, SignalType, Transformation, Unit,
 )
-from cosim.ssp.xmlread import SSC, Doc, child, children, in_namespace, is_element, local_name, parse_bool
+from cosim.ssp.xmlread import (
+    SSC, Doc, child, children, in_namespace, is_element, local_name, parse_bool,
+)
 
 _MAPPINGS = {
     "BooleanMappingTransformation": ("Boolean", parse_bool),
@@ -21,7 +23,9 @@ _MAPPINGS = {
 def read_units(doc: Doc, container, namespace: str) -> tuple[Unit, ...]:
     """``<ns:Units><ssc:Unit>...`` below ``container`` (an SSD, SSV or SSB root)."""
     units = child(container, namespace, "Units")
-    return tuple(read_unit(doc, u) for u in children(units, SSC, "Unit")) if units is not None else ()
+    if units is None:
+        return ()
+    return tuple(read_unit(doc, u) for u in children(units, SSC, "Unit"))
 
 
 def read_unit(doc: Doc, element) -> Unit:
@@ -37,7 +41,8 @@ def read_unit(doc: Doc, element) -> Unit:
     if factor == 0.0:
         doc.error(base, f"{what}: factor is 0")
         factor = 1.0
-    return Unit(name, BaseUnit(**exponents, factor=factor, offset=offset), location=doc.loc(element))
+    base_unit = BaseUnit(**exponents, factor=factor, offset=offset)
+    return Unit(name, base_unit, location=doc.loc(element))
 
 
 def read_enumerations(doc: Doc, container, namespace: str) -> tuple[Enumeration, ...]:
@@ -126,7 +131,7 @@ def _read_mapping(doc: Doc, element, what: str, kind: str, convert) -> MappingTr
 
 
 def annotations(element, namespace: str, annotation_type: str) -> list:
-    """The ``ssc:Annotation`` elements of the given ``type`` in ``<ns:Annotations>`` of ``element``."""
+    """The ``ssc:Annotation`` elements of type ``annotation_type`` below ``element``."""
     holder = child(element, namespace, "Annotations")
     if holder is None:
         return []

@@ -15,7 +15,8 @@ from typing import Union
 from cosim.ssp.archive import DEFAULT_LIMITS, Limits
 from cosim.ssp.errors import Findings, SspError, raise_on_problems, refuse
 from cosim.ssp.model import (
-    Diagnostic, ParameterMapping, component_kind, ParameterSet, PackageRef, SignalDictionary, SystemStructure,
+    Diagnostic, PackageRef, ParameterMapping, ParameterSet, SignalDictionary, SystemStructure,
+    component_kind,
 )
 from cosim.ssp.package import DEFAULT_SSD, FolderPackage, Package, open_package, resolve_source
 from cosim.ssp.schema import schema_problems

@@ -18,13 +18,14 @@ CONNECTOR_KINDS: tuple[str, ...] = (
 )
 
 FLOAT_TYPES = ("Real", "Float64", "Float32")
-INTEGER_TYPES = ("Integer", "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64")
+INTEGER_TYPES = (
+    "Integer", "Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64")
 OTHER_TYPES = ("Boolean", "String", "Enumeration", "Binary", "Clock")
 TYPE_NAMES: tuple[str, ...] = FLOAT_TYPES + INTEGER_TYPES + OTHER_TYPES
 
 
 def type_family(type_name: str) -> str:
-    """``float`` or ``integer`` for the numeric types (they convert into each other), else the name."""
+    """``float`` or ``integer`` for numeric types (convertible among themselves), else the name."""
     if type_name in FLOAT_TYPES:
         return "float"
     return "integer" if type_name in INTEGER_TYPES else type_name

@@ -10,7 +10,9 @@ from collections import Counter
 
 from cosim.ssp.common import read_dimensions, read_enumerations, read_units
 from cosim.ssp.model import FLOAT_TYPES, INTEGER_TYPES, Parameter, ParameterSet
-from cosim.ssp.xmlread import SSV, Doc, children, grandchildren, in_namespace, local_name, parse_bool
+from cosim.ssp.xmlread import (
+    SSV, Doc, children, grandchildren, in_namespace, local_name, parse_bool,
+)
 
 # Inclusive value ranges of the integer types (SSP 1.0 Integer is xs:int).
 INTEGER_RANGES = {

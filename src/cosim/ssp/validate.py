@@ -12,6 +12,7 @@ from collections import Counter
 
 from cosim.ssp.connections import EITHER_KINDS, PARAMETER_KINDS, find_connector, role
 from cosim.ssp.errors import Findings
+from cosim.ssp.flatten import flat_connections
 from cosim.ssp.model import (
     Component, Connection, Connector, Diagnostic, Endpoint,
     LinearTransformation, MappingTransformation, SignalDictionaryReference, System,
@@ -25,8 +26,23 @@ def check_structure(structure: SystemStructure) -> list[Diagnostic]:
     """All semantic problems and warnings of ``structure`` and the structures nested in it."""
     findings = Findings()
     _check_document(structure, findings)
+    _check_hierarchical_fan_in(structure, findings)
     findings.extend(resolve_parameters(structure)[1])
     return findings.items
+
+
+def _check_hierarchical_fan_in(structure: SystemStructure, findings: Findings) -> None:
+    """Two sources reaching one input through nested systems or a signal dictionary entry
+    (direct connections within one system are checked there)."""
+    sources: dict[tuple, list] = {}
+    for flat in flat_connections(structure):
+        sources.setdefault((flat.target, flat.target_indices), []).append(flat)
+    for (target, _), paths in sources.items():
+        if len({p.source for p in paths}) > 1 and any(len(p.locations) > 1 for p in paths):
+            names = ", ".join(".".join(filter(None, p.source)) for p in paths)
+            findings.error(f"{'.'.join(filter(None, target))} has {len(paths)} sources through "
+                           f"nested systems or signal dictionaries: {names}",
+                           paths[-1].locations[-1])
 
 
 def _check_document(document: SystemStructure, findings: Findings) -> None:

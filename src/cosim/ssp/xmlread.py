@@ -82,7 +82,7 @@ def _recover_undeclared_prefixes(data, file, error, findings) -> etree._Element:
 
 
 def _repair_root_namespace(root, file, findings) -> None:
-    """Read a root in a misspelled ``http://ssp-standard.org/SSP1/...`` namespace as the right one."""
+    """Read a root in a misspelled ``http://ssp-standard.org/SSP1/...`` namespace as the SSP one."""
     qname = etree.QName(root)
     expected = ROOT_NAMESPACES.get(qname.localname)
     wrong = qname.namespace
