@@ -40,6 +40,18 @@ PARAMETER_SET_TYPE = "application/x-ssp-parameter-set"
 PARAMETER_MAPPING_TYPE = "application/x-ssp-parameter-mapping"
 SIGNAL_DICTIONARY_TYPE = "application/x-ssp-signal-dictionary"
 
+__all__ = [
+    "ConnectorKind", "CONNECTOR_KINDS", "FLOAT_TYPES", "INTEGER_TYPES", "OTHER_TYPES",
+    "TYPE_NAMES", "type_family", "FMU_TYPE", "SSD_TYPE", "SSP_TYPE", "MODELICA_TYPE",
+    "PARAMETER_SET_TYPE", "PARAMETER_MAPPING_TYPE", "SIGNAL_DICTIONARY_TYPE", "Scalar", "Value",
+    "Location", "Diagnostic", "BaseUnit", "BASE_UNIT_NAMES", "Unit", "Enumeration", "Dimension",
+    "ClockType", "SignalType", "Connector", "LinearTransformation", "MappingTransformation",
+    "Transformation", "Endpoint", "Connection", "Parameter", "ParameterSet", "MappingEntry",
+    "ParameterMapping", "ParameterBinding", "DictionaryEntry", "SignalDictionary",
+    "SignalDictionaryReference", "Component", "component_kind", "System", "Element",
+    "Experiment", "PackageRef", "SystemStructure", "ResolvedParameter", "iter_components",
+]
+
 Scalar = Union[float, int, bool, str, bytes]
 Value = Union[Scalar, tuple]
 
