@@ -5,6 +5,8 @@ import zipfile
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from conftest import CORPUS, write_files
 from lxml import etree
 from test_ssp_read import FULL_20
@@ -12,7 +14,7 @@ from test_ssp_read import FULL_20
 from cosim.ssp import load, read, resolve_parameters
 from cosim.ssp.builder import structure_from_description
 from cosim.ssp.model import (
-    DictionaryEntry, MappingEntry, ParameterBinding, ParameterMapping, ParameterSet,
+    Dimension, DictionaryEntry, MappingEntry, Parameter, ParameterBinding, ParameterMapping, ParameterSet,
     SignalDictionary, SignalDictionaryReference, SignalType,
 )
 from cosim.ssp.schema import default_schema_dir, load_schema
@@ -120,3 +122,38 @@ def test_corpus_round_trips(tmp_path, path, schema_2):
     unnamed_enumeration = "The attribute 'name' is required but missing"
     assert [e for e in schema_errors(ssd_xml(structure), schema_2)
             if unnamed_enumeration not in e] == []
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\x00")
+                | st.sampled_from("\t\n\r"), max_size=12)
+_VALUES = {
+    "Real": st.floats(allow_nan=False, width=64),
+    "Float32": st.floats(allow_nan=False, width=32),
+    "Int8": st.integers(-128, 127),
+    "UInt64": st.integers(0, 2**64 - 1),
+    "Integer": st.integers(-2**31, 2**31 - 1),
+    "Boolean": st.booleans(),
+    "String": _TEXT,
+    "Binary": st.binary(max_size=8),
+}
+
+
+@st.composite
+def _parameters(draw):
+    type_name = draw(st.sampled_from(sorted(_VALUES)))
+    values = draw(st.lists(_VALUES[type_name], min_size=1, max_size=3))
+    dimensions = (Dimension(len(values)),) if len(values) > 1 or draw(st.booleans()) else ()
+    value = tuple(values) if dimensions else values[0]
+    unit = draw(st.none() | _TEXT) if type_name in ("Real", "Float32") else None
+    return Parameter(draw(_TEXT), type_name, value, unit=unit, dimensions=dimensions)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parameters=st.lists(_parameters(), max_size=6), name=_TEXT)
+def test_any_parameter_set_round_trips(tmp_path, parameters, name):
+    values = ParameterSet(name, tuple(parameters), version="2.0")
+    path = tmp_path / "p.ssv"
+    path.write_bytes(ssv_xml(values))
+    again, _ = read(path)
+    assert again == values
