@@ -314,7 +314,8 @@ def test_recursive_nesting_is_reported(tmp_path):
         <ssd:Component name="Self" type="application/x-ssp-definition" source="SystemStructure.ssd"/>
         </ssd:Elements></ssd:System>''')
     write_files(tmp_path, {"SystemStructure.ssd": loop})
-    _, diagnostics = load(tmp_path)
+    structure, diagnostics = load(tmp_path)
+    assert structure.system.elements[0].nested is None
     assert [str(d) for d in diagnostics] == [
         "SystemStructure.ssd:4: component 'Self': 'SystemStructure.ssd' refers back to itself"]
 

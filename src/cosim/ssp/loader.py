@@ -173,7 +173,7 @@ def read(path: str | os.PathLike, variant: str | None = None, strict: bool = Fal
     findings = Findings()
     package, member = _open(Path(path), variant, limits)
     with package:
-        files = PackageFiles(package, findings, schema_dir)
+        files = PackageFiles(package, findings, schema_dir, ((package.ref, member, ""),))
         kind = ROOT_OF_SUFFIX.get(Path(member).suffix.lower())
         if kind is None:
             value = files.structure(member)
