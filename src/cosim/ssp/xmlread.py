@@ -120,35 +120,25 @@ class Doc:
     def warning(self, element, message: str) -> None:
         self.findings.warning(message, self.loc(element))
 
+    def _typed(self, element, name: str, default, what: str, convert, noun: str):
+        text = element.get(name)
+        if text is None:
+            return default
+        try:
+            return convert(text.strip())
+        except ValueError:
+            self.error(element, f"{what or local_name(element)}: {name}='{text}' is not {noun}")
+            return default
+
     def float(self, element, name: str, default: float | None = None, what: str = ""):
         """An ``xs:double`` attribute (``INF``, ``-INF`` and ``NaN`` included), or ``default``."""
-        text = element.get(name)
-        if text is None:
-            return default
-        try:
-            return float(text.strip())
-        except ValueError:
-            self.error(element, f"{what or local_name(element)}: {name}='{text}' is not a number")
-            return default
+        return self._typed(element, name, default, what, float, "a number")
 
     def int(self, element, name: str, default: int | None = None, what: str = ""):
-        text = element.get(name)
-        if text is None:
-            return default
-        try:
-            return int(text.strip())
-        except ValueError:
-            self.error(element, f"{what or local_name(element)}: {name}='{text}' is not an integer")
-            return default
+        return self._typed(element, name, default, what, int, "an integer")
 
     def bool(self, element, name: str, default: bool = False, what: str = "") -> bool:
-        text = element.get(name)
-        if text is None:
-            return default
-        if text.strip() in _TRUE:
-            return _TRUE[text.strip()]
-        self.error(element, f"{what or local_name(element)}: {name}='{text}' is not a boolean")
-        return default
+        return self._typed(element, name, default, what, parse_bool, "a boolean")
 
 
 def parse_bool(text: str) -> bool:
