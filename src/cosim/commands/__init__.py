@@ -7,4 +7,5 @@ exit code. It holds no logic of its own.
 # Modules whose verbs make up the ``cosim`` command, in help order.
 COMMAND_MODULES = (
     "cosim.commands.model",
+    "cosim.commands.system",
 )

@@ -1,0 +1,93 @@
+"""Helpers for the SSP tests: SSD text templates, zip builders, fake FMUs, shared material."""
+from __future__ import annotations
+
+import io
+import os
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(os.environ.get("COSIM_SHARED", "/work/shared"))
+CORPUS = SHARED / "ssp-corpus"
+SCHEMA_2 = SHARED / "ssp-schema" / "2.0.1"
+
+NAMESPACES = (
+    'xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription" '
+    'xmlns:ssc="http://ssp-standard.org/SSP1/SystemStructureCommon" '
+    'xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" '
+    'xmlns:ssm="http://ssp-standard.org/SSP1/SystemStructureParameterMapping" '
+    'xmlns:ssb="http://ssp-standard.org/SSP1/SystemStructureSignalDictionary" '
+    'xmlns:osp="http://opensimulationplatform.com/SSP/OSPAnnotations" '
+    'xmlns:oms="https://raw.githubusercontent.com/OpenModelica/OMSimulator/master/schema/oms.xsd"'
+)
+
+
+def ssd(system: str, version: str = "1.0", after: str = "", name: str = "test") -> str:
+    """An SSD document around ``system`` (the ``ssd:System`` element text); line 1 is the
+    XML declaration and ``system`` starts on line 3."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<ssd:SystemStructureDescription {NAMESPACES} name="{name}" version="{version}">\n'
+            f'{textwrap.dedent(system).strip()}\n{textwrap.dedent(after).strip()}\n'
+            f'</ssd:SystemStructureDescription>\n')
+
+
+def ssv(parameters: str, version: str = "1.0", name: str = "values") -> str:
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<ssv:ParameterSet {NAMESPACES} version="{version}" name="{name}">\n'
+            f'<ssv:Parameters>\n{textwrap.dedent(parameters).strip()}\n</ssv:Parameters>\n'
+            f'</ssv:ParameterSet>\n')
+
+
+def ssm(entries: str, version: str = "1.0") -> str:
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<ssm:ParameterMapping {NAMESPACES} version="{version}">\n'
+            f'{textwrap.dedent(entries).strip()}\n</ssm:ParameterMapping>\n')
+
+
+def write_files(folder: Path, files: dict[str, str | bytes]) -> Path:
+    for name, content in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+    return folder
+
+
+def zip_bytes(files: dict[str, str | bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def model_description(variables: dict[str, tuple[str, str]], fmi: str = "2.0") -> str:
+    """A minimal modelDescription.xml; ``variables`` maps name -> (causality, type)."""
+    rows = [] if fmi == "2.0" else [
+        '<Float64 name="time" valueReference="999" causality="independent" variability="continuous"/>']
+    for reference, (name, (causality, type_name)) in enumerate(variables.items()):
+        fixed = ' variability="fixed"' if causality == "parameter" else ""
+        start = ' start="0"' if causality in ("parameter", "input") else ""
+        head = f'name="{name}" valueReference="{reference}" causality="{causality}"{fixed}'
+        if fmi == "2.0":
+            rows.append(f"<ScalarVariable {head}><{type_name}{start}/></ScalarVariable>")
+        else:
+            rows.append(f"<{type_name} {head}{start}/>")
+    identity = ('guid="{00000000-0000-0000-0000-000000000000}"' if fmi == "2.0"
+                else 'instantiationToken="t"')
+    return (f'<?xml version="1.0"?><fmiModelDescription fmiVersion="{fmi}" modelName="m" '
+            f'{identity}><CoSimulation modelIdentifier="m"/><ModelVariables>{"".join(rows)}'
+            f'</ModelVariables><ModelStructure/></fmiModelDescription>')
+
+
+def fake_fmu(variables: dict[str, tuple[str, str]], fmi: str = "2.0") -> bytes:
+    """An FMU archive holding only a model description (enough for interface checks)."""
+    return zip_bytes({"modelDescription.xml": model_description(variables, fmi)})
+
+
+@pytest.fixture
+def schema_2() -> Path:
+    if not (SCHEMA_2 / "SystemStructureDescription.xsd").is_file():
+        pytest.skip(f"SSP 2.0.1 XSDs not found in {SCHEMA_2}")
+    return SCHEMA_2
