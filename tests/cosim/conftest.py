@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-SHARED = Path(os.environ.get("COSIM_SHARED", "/work/shared"))
+# ../shared beside the repository (so in CI too), unless COSIM_SHARED points elsewhere
+SHARED = Path(os.environ.get("COSIM_SHARED", Path(__file__).resolve().parents[3] / "shared"))
 CORPUS = SHARED / "ssp-corpus"
 SCHEMA_2 = SHARED / "ssp-schema" / "2.0.1"
 
