@@ -216,7 +216,7 @@ struct FmuState {
 };
 
 #define STATE_MAGIC "cosim-fmu-state"
-#define STATE_FORMAT 1u
+#define STATE_FORMAT 2u
 
 /* Writes (or, with out == NULL, only measures) the image field by field. */
 typedef struct {
@@ -247,42 +247,42 @@ static bool take(Reader *r, void *data, size_t n) {
     return true;
 }
 
-static void write_image(const ModelInstance *comp, Writer *w) {
-    const ModelData *m = &comp->data;
+/* The fixed-size parts of an instance that an FMU state holds, in the order of the image;
+ * the strings and the integrator's own state follow them. One list for writing and reading,
+ * so the two cannot drift apart. */
+typedef struct {
+    void *address;
+    size_t size;
+} Field;
+
+#define FIELD(x) {&(x), sizeof(x)}
+#define ARRAY(x) {(x), sizeof(x)}
+#define N_STATE_FIELDS 29
+
+static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
+    ModelData *m = &comp->data;
+    const Field list[N_STATE_FIELDS] = {
+        FIELD(m->time), ARRAY(m->r), ARRAY(m->i), ARRAY(m->e), ARRAY(m->b),
+        ARRAY(m->pre_r), ARRAY(m->pre_i), ARRAY(m->pre_e), ARRAY(m->pre_b),
+        FIELD(m->initial_phase), FIELD(m->event_mode), FIELD(m->terminal),
+        FIELD(comp->state), FIELD(comp->values_dirty), FIELD(comp->outputs_pending),
+        FIELD(comp->start_time), FIELD(comp->stop_time_defined), FIELD(comp->stop_time),
+        FIELD(comp->tolerance), ARRAY(comp->z), FIELD(comp->next_event_time_defined),
+        FIELD(comp->next_event_time), FIELD(comp->rapid_events), FIELD(comp->last_event_time),
+        FIELD(comp->inputs_changed), FIELD(comp->discrete_inputs_changed),
+        FIELD(comp->terminate_requested), ARRAY(comp->x), FIELD(comp->integrator_ready)};
+    memcpy(fields, list, sizeof list);
+}
+
+static void write_image(ModelInstance *comp, Writer *w) {
     const unsigned format = STATE_FORMAT;
+    Field fields[N_STATE_FIELDS];
     put(w, STATE_MAGIC, sizeof STATE_MAGIC);
     put(w, &format, sizeof format);
     put_string(w, INSTANTIATION_TOKEN);
-    put(w, &m->time, sizeof m->time);
-    put(w, m->r, sizeof m->r);
-    put(w, m->i, sizeof m->i);
-    put(w, m->e, sizeof m->e);
-    put(w, m->b, sizeof m->b);
-    for (size_t k = 0; k < n_strings(); k++) put_string(w, m->s[k]);
-    put(w, m->pre_r, sizeof m->pre_r);
-    put(w, m->pre_i, sizeof m->pre_i);
-    put(w, m->pre_e, sizeof m->pre_e);
-    put(w, m->pre_b, sizeof m->pre_b);
-    put(w, &m->initial_phase, sizeof m->initial_phase);
-    put(w, &m->event_mode, sizeof m->event_mode);
-    put(w, &m->terminal, sizeof m->terminal);
-    put(w, &comp->state, sizeof comp->state);
-    put(w, &comp->values_dirty, sizeof comp->values_dirty);
-    put(w, &comp->outputs_pending, sizeof comp->outputs_pending);
-    put(w, &comp->start_time, sizeof comp->start_time);
-    put(w, &comp->stop_time_defined, sizeof comp->stop_time_defined);
-    put(w, &comp->stop_time, sizeof comp->stop_time);
-    put(w, &comp->tolerance, sizeof comp->tolerance);
-    put(w, comp->z, sizeof comp->z);
-    put(w, &comp->next_event_time_defined, sizeof comp->next_event_time_defined);
-    put(w, &comp->next_event_time, sizeof comp->next_event_time);
-    put(w, &comp->rapid_events, sizeof comp->rapid_events);
-    put(w, &comp->last_event_time, sizeof comp->last_event_time);
-    put(w, &comp->inputs_changed, sizeof comp->inputs_changed);
-    put(w, &comp->discrete_inputs_changed, sizeof comp->discrete_inputs_changed);
-    put(w, &comp->terminate_requested, sizeof comp->terminate_requested);
-    put(w, comp->x, sizeof comp->x);
-    put(w, &comp->integrator_ready, sizeof comp->integrator_ready);
+    state_fields(comp, fields);
+    for (size_t k = 0; k < N_STATE_FIELDS; k++) put(w, fields[k].address, fields[k].size);
+    for (size_t k = 0; k < n_strings(); k++) put_string(w, comp->data.s[k]);
     if (comp->integrator_ready && N_STATES > 0) {
         const size_t size = radau5_state_size(&comp->radau);
         put(w, &size, sizeof size);
@@ -351,34 +351,15 @@ static bool read_integrator(ModelInstance *comp, Reader *r) {
 }
 
 static bool read_image(ModelInstance *comp, Reader *r) {
-    ModelData *m = &comp->data;
-    bool ok = read_header(r) && take(r, &m->time, sizeof m->time) && take(r, m->r, sizeof m->r)
-              && take(r, m->i, sizeof m->i) && take(r, m->e, sizeof m->e) && take(r, m->b, sizeof m->b);
+    Field fields[N_STATE_FIELDS];
+    bool ok = read_header(r);
+    state_fields(comp, fields);
+    for (size_t k = 0; ok && k < N_STATE_FIELDS; k++) ok = take(r, fields[k].address, fields[k].size);
     for (size_t k = 0; ok && k < n_strings(); k++) {
-        free(m->s[k]);
-        m->s[k] = NULL;
-        ok = take_string(r, &m->s[k]);
+        free(comp->data.s[k]);
+        comp->data.s[k] = NULL;
+        ok = take_string(r, &comp->data.s[k]);
     }
-    ok = ok && take(r, m->pre_r, sizeof m->pre_r) && take(r, m->pre_i, sizeof m->pre_i)
-         && take(r, m->pre_e, sizeof m->pre_e) && take(r, m->pre_b, sizeof m->pre_b)
-         && take(r, &m->initial_phase, sizeof m->initial_phase)
-         && take(r, &m->event_mode, sizeof m->event_mode) && take(r, &m->terminal, sizeof m->terminal)
-         && take(r, &comp->state, sizeof comp->state)
-         && take(r, &comp->values_dirty, sizeof comp->values_dirty)
-         && take(r, &comp->outputs_pending, sizeof comp->outputs_pending)
-         && take(r, &comp->start_time, sizeof comp->start_time)
-         && take(r, &comp->stop_time_defined, sizeof comp->stop_time_defined)
-         && take(r, &comp->stop_time, sizeof comp->stop_time)
-         && take(r, &comp->tolerance, sizeof comp->tolerance) && take(r, comp->z, sizeof comp->z)
-         && take(r, &comp->next_event_time_defined, sizeof comp->next_event_time_defined)
-         && take(r, &comp->next_event_time, sizeof comp->next_event_time)
-         && take(r, &comp->rapid_events, sizeof comp->rapid_events)
-         && take(r, &comp->last_event_time, sizeof comp->last_event_time)
-         && take(r, &comp->inputs_changed, sizeof comp->inputs_changed)
-         && take(r, &comp->discrete_inputs_changed, sizeof comp->discrete_inputs_changed)
-         && take(r, &comp->terminate_requested, sizeof comp->terminate_requested)
-         && take(r, comp->x, sizeof comp->x)
-         && take(r, &comp->integrator_ready, sizeof comp->integrator_ready);
     if (ok && comp->integrator_ready && N_STATES > 0) ok = read_integrator(comp, r);
     return ok && r->at == r->size;
 }

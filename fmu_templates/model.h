@@ -210,4 +210,20 @@ Status model_event_update(ModelData *m, EventUpdate *update);
  * MODEL_HAS_JACOBIAN is 0; then define it as a function that returns StatusError. */
 Status model_jacobian(ModelData *m, double values[]);
 
+/* A smooth model without events whose outputs model_derivatives already computes writes
+ * SMOOTH_MODEL_WITHOUT_EVENTS once in model.c instead of the three trivial functions. */
+#define SMOOTH_MODEL_WITHOUT_EVENTS                                                \
+    Status model_outputs(ModelData *m) {                                            \
+        (void)m;                                                                    \
+        return StatusOK;                                                            \
+    }                                                                               \
+    Status model_event_indicators(ModelData *m, double z[]) {                       \
+        (void)m, (void)z;                                                           \
+        return StatusOK;                                                            \
+    }                                                                               \
+    Status model_event_update(ModelData *m, EventUpdate *update) {                  \
+        (void)update;                                                               \
+        return model_derivatives(m);                                                \
+    }
+
 #endif /* COSIM_MODEL_H */
