@@ -139,10 +139,9 @@ static Status check_events(ModelInstance *comp, const Advance *step, bool time_e
         Status status = event_indicators_at(comp, step->t_new, comp->x, z_new);
         if (status > StatusWarning) return status;
         if (event_domain_changed(comp->z, z_new, NULL)) {
-            double z_end[ARRAY_SIZE(N_EVENT_INDICATORS)], t_event;
+            double z_event[ARRAY_SIZE(N_EVENT_INDICATORS)], t_event;
             size_t indicator = 0;
-            memcpy(z_end, z_new, sizeof z_end);
-            status = event_locate(comp, step->t_old, comp->z, step->t_new, z_end, &t_event, comp->x, &indicator);
+            status = event_locate(comp, step->t_old, comp->z, step->t_new, z_new, &t_event, z_event, &indicator);
             if (status > StatusWarning) return status;
             comp->data.time = t_event;
             instance_set_states(comp, comp->x);

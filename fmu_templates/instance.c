@@ -159,7 +159,7 @@ void instance_reset(ModelInstance *comp) {
     comp->stop_time_defined = false;
     comp->tolerance = DEFAULT_TOLERANCE;
     comp->next_event_time_defined = false;
-    comp->rapid_events = 0;
+    comp->chatter.rapid = 0;
     comp->inputs_changed = comp->discrete_inputs_changed = comp->terminate_requested = false;
     set_start_values(comp);
     comp->values_dirty = true;
@@ -257,7 +257,7 @@ typedef struct {
 
 #define FIELD(x) {&(x), sizeof(x)}
 #define ARRAY(x) {(x), sizeof(x)}
-#define N_STATE_FIELDS 29
+#define N_STATE_FIELDS 28
 
 static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
     ModelData *m = &comp->data;
@@ -268,7 +268,7 @@ static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
         FIELD(comp->state), FIELD(comp->values_dirty), FIELD(comp->outputs_pending),
         FIELD(comp->start_time), FIELD(comp->stop_time_defined), FIELD(comp->stop_time),
         FIELD(comp->tolerance), ARRAY(comp->z), FIELD(comp->next_event_time_defined),
-        FIELD(comp->next_event_time), FIELD(comp->rapid_events), FIELD(comp->last_event_time),
+        FIELD(comp->next_event_time), FIELD(comp->chatter),
         FIELD(comp->inputs_changed), FIELD(comp->discrete_inputs_changed),
         FIELD(comp->terminate_requested), ARRAY(comp->x), FIELD(comp->integrator_ready)};
     memcpy(fields, list, sizeof list);

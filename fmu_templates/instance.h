@@ -15,6 +15,7 @@
 
 #include "fmi3PlatformTypes.h"
 #include "fmi3FunctionTypes.h"
+#include "crossing.h"
 #include "model.h"
 #include "radau5.h"
 
@@ -77,8 +78,7 @@ typedef struct ModelInstance {
     double z_probe[ARRAY_SIZE(N_EVENT_INDICATORS)];
     bool next_event_time_defined;
     double next_event_time;
-    size_t rapid_events;  /* consecutive events closer than the chattering interval */
-    double last_event_time;
+    ChatterGuard chatter;
 
     /* Co-Simulation */
     bool early_return_allowed;
@@ -143,10 +143,10 @@ Status event_indicators_at(ModelInstance *comp, double t, const double *x, doubl
  * the first such indicator in *which. */
 bool event_domain_changed(const double *a, const double *b, size_t *which);
 /* Locate the first domain change in the integrator's last step [t_old, t_new]: on return
- * *t_event is the earliest time at which some indicator has changed its domain, and x holds
- * the dense-output state there. */
+ * *t_event is the earliest time at which some indicator has changed its domain, z_event the
+ * indicators there, and comp->x the dense-output state there. */
 Status event_locate(ModelInstance *comp, double t_old, const double *z_old, double t_new,
-                    const double *z_new, double *t_event, double *x, size_t *indicator);
+                    const double *z_new, double *t_event, double *z_event, size_t *indicator);
 /* Register an event at time t; returns false (after logging) when events chatter. */
 bool event_chattering_guard(ModelInstance *comp, double t, size_t indicator);
 
