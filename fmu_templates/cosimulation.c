@@ -99,10 +99,12 @@ typedef struct {
     double t_old, t_new; /* the step just taken */
 } Advance;
 
-/* Take one integrator step towards t_stop (for a model without states: jump there). */
+/* Take one integrator step towards t_stop. Without states, or when t_stop is within the
+ * time resolution (a time event a rounding error away from a communication point), jump. */
 static Status advance(ModelInstance *comp, double t_stop, Advance *step) {
     step->t_old = comp->data.time;
-    if (N_STATES == 0) {
+    if (N_STATES == 0 || t_stop - comp->data.time <= EVENT_TIME_RESOLUTION * fmax(1.0, fabs(t_stop))) {
+        if (N_STATES > 0) radau5_shift_time(&comp->radau, t_stop);
         step->t_new = t_stop;
         return StatusOK;
     }
@@ -212,11 +214,14 @@ Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *termin
         *terminate = true;
         return StatusOK;
     }
+    /* a time event a rounding error after t_end belongs to this step, at its own time, so
+     * that the model's `time >= T` comparisons see exactly the T they asked for */
+    const double resolution = EVENT_TIME_RESOLUTION * fmax(1.0, fabs(t_end));
     Status status = begin_step(comp, terminate);
     while (status <= StatusWarning && !*terminate && comp->data.time < t_end) {
         double t_stop = t_end;
         bool time_event = false;
-        if (comp->next_event_time_defined && comp->next_event_time <= t_end) {
+        if (comp->next_event_time_defined && comp->next_event_time <= t_end + resolution) {
             t_stop = fmax(comp->next_event_time, comp->data.time);
             time_event = true;
         }

@@ -624,6 +624,11 @@ RadauStatus radau5_rhs_changed(Radau5 *r) {
     return call_rhs(r, r->mem.t, r->x, r->fx) < 0 ? RadauRhsError : RadauOK;
 }
 
+void radau5_shift_time(Radau5 *r, double t) {
+    r->mem.t = t;
+    if (r->mem.t_limit < t) r->mem.t_limit = t;
+}
+
 void radau5_dense(const Radau5 *r, double t, double *x) {
     const size_t n = r->problem.n;
     const double s = (t - r->mem.t) / r->mem.h_old;

@@ -134,6 +134,11 @@ RadauStatus radau5_rhs_changed(Radau5 *r);
  * and radau5_dense interpolates on the step just taken. */
 RadauStatus radau5_step(Radau5 *r, double t_limit);
 
+/* Move the current point to t without integrating: for distances below the time resolution
+ * (a time event or communication point a rounding error away), where a step would be too
+ * small to take. */
+void radau5_shift_time(Radau5 *r, double t);
+
 /* The collocation polynomial of the last accepted step at t (within that step). */
 void radau5_dense(const Radau5 *r, double t, double *x);
 
