@@ -181,3 +181,87 @@ def test_debug_logging_categories(vanderpol_cs):
     bad = (ctypes.c_char_p * 1)(b"logNothing")
     assert fmu.fmi3SetDebugLogging(True, 1, bad) == ERROR
     assert "unknown log category 'logNothing'" in last_error(fmu)
+
+
+def test_null_output_arguments_are_refused(vanderpol_cs):
+    fmu = vanderpol_cs
+    fmu.initialize()
+    flag, last = ctypes.c_bool(), ctypes.c_double()
+    assert fmu.fmi3DoStep(0.0, 0.1, False, None, ctypes.byref(flag), ctypes.byref(flag), ctypes.byref(last)) == ERROR
+    assert "argument eventHandlingNeeded must not be NULL" in last_error(fmu)
+    assert fmu.fmi3GetFMUState(None) == ERROR
+    assert fmu.fmi3SetFMUState(None) == ERROR
+    assert fmu.fmi3FreeFMUState(None) == OK  # nothing to free
+    assert fmu.fmi3SetDebugLogging(True, 2, None) == ERROR
+
+
+def test_serialization_size_must_match(vanderpol_cs):
+    fmu = vanderpol_cs
+    fmu.initialize()
+    state = ctypes.c_void_p()
+    assert fmu.fmi3GetFMUState(ctypes.byref(state)) == OK
+    size = ctypes.c_size_t()
+    assert fmu.fmi3SerializedFMUStateSize(state, ctypes.byref(size)) == OK
+    buffer = (ctypes.c_uint8 * (size.value - 1))()
+    assert fmu.fmi3SerializeFMUState(state, buffer, size.value - 1) == ERROR
+    assert f"expected size = {size.value} but was {size.value - 1}" in last_error(fmu)
+    assert fmu.fmi3DeserializeFMUState(buffer, 3, ctypes.byref(state)) == ERROR
+    fmu.fmi3FreeFMUState(ctypes.byref(state))
+
+
+def test_initialization_arguments_are_checked(vanderpol_cs):
+    fmu = vanderpol_cs
+    assert fmu.fmi3EnterInitializationMode(True, 0.0, 0.0, False, 0.0) == ERROR
+    assert "tolerance must be in (0, 1), was 0" in last_error(fmu)
+    assert fmu.fmi3EnterInitializationMode(False, 0.0, 2.0, True, 1.0) == ERROR
+    assert "stopTime 1 is before startTime 2" in last_error(fmu)
+    fmu.initialize(start=2.0, stop=3.0)
+    assert fmu.do_step(2.0, 1.0)[0] == OK
+
+
+def test_model_exchange_array_sizes_and_nulls(vanderpol_me):
+    fmu = vanderpol_me
+    fmu.initialize()
+    flags = [ctypes.c_bool() for _ in range(5)]
+    assert fmu.fmi3UpdateDiscreteStates(None, *[ctypes.byref(f) for f in flags[1:]], None) == ERROR
+    assert fmu.fmi3EnterContinuousTimeMode() == OK
+    assert fmu.fmi3SetContinuousStates(None, 2) == ERROR
+    assert "argument array must not be NULL" in last_error(fmu)
+    derivatives = (ctypes.c_double * 1)()
+    assert fmu.fmi3GetContinuousStateDerivatives(derivatives, 1) == ERROR
+    assert "expected nContinuousStates = 2 but was 1" in last_error(fmu)
+    assert fmu.fmi3SetTime(0.5) == OK
+
+
+def test_constants_and_calculated_variables_cannot_be_set(fmus):
+    fmu = RawFmu(fmus.extracted("BouncingBall"))
+    assert fmu.set(**{"der(v)": 1.0}) == ERROR
+    assert "variable der(v)" in last_error(fmu) and "cannot be set in state Instantiated" in last_error(fmu)
+    assert fmu.set(g=3.0) == OK
+    fmu.initialize()
+    assert fmu.set(g=9.81) == ERROR  # a fixed parameter after initialization
+    fmu.free()
+
+
+def test_string_setter_refuses_null_strings(fmus):
+    fmu = RawFmu(fmus.extracted("Counter"))
+    set_string = fmu.lib.fmi3SetString
+    set_string.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t,
+                           ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t]
+    label = refs([fmu.vr["label"]])
+    assert set_string(fmu.instance, label, 1, (ctypes.c_char_p * 1)(None), 1) == ERROR
+    assert "values[k] must not be NULL" in last_error(fmu)
+    assert set_string(fmu.instance, refs([fmu.vr["limit"]]), 1, (ctypes.c_char_p * 1)(b"x"), 1) == ERROR
+    fmu.free()
+
+
+def test_an_instance_in_error_state_can_be_reset(fmus):
+    fmu = RawFmu(fmus.extracted("Chatter"))
+    fmu.initialize()
+    assert fmu.do_step(0.0, 1.0)[0] == ERROR
+    assert fmu.do_step(0.0, 0.1)[0] == ERROR  # in the Error state nothing steps
+    assert "not allowed in state Error" in last_error(fmu)
+    assert fmu.fmi3Reset() == OK
+    fmu.initialize()
+    assert fmu.do_step(0.0, 0.25)[0] == OK
+    fmu.free()
