@@ -68,6 +68,15 @@ static void store(int type, int fmi_major, unsigned char *p, size_t i, double v)
     }
 }
 
+static const char *const GET_NAMES[2][VT_COUNT] = {
+    {"fmi2GetReal", "", "", "", "", "", "fmi2GetInteger", "", "", "", "fmi2GetBoolean"},
+    {"fmi3GetFloat64", "fmi3GetFloat32", "fmi3GetInt8", "fmi3GetUInt8", "fmi3GetInt16", "fmi3GetUInt16",
+     "fmi3GetInt32", "fmi3GetUInt32", "fmi3GetInt64", "fmi3GetUInt64", "fmi3GetBoolean"}};
+static const char *const SET_NAMES[2][VT_COUNT] = {
+    {"fmi2SetReal", "", "", "", "", "", "fmi2SetInteger", "", "", "", "fmi2SetBoolean"},
+    {"fmi3SetFloat64", "fmi3SetFloat32", "fmi3SetInt8", "fmi3SetUInt8", "fmi3SetInt16", "fmi3SetUInt16",
+     "fmi3SetInt32", "fmi3SetUInt32", "fmi3SetInt64", "fmi3SetUInt64", "fmi3SetBoolean"}};
+
 static int access(const Component *c, AnyFunction function, const Batch *b, const uint32_t *vrs, void *values) {
     if (c->fmi_major == 3) return ((Fmi3Access)function)(c->instance, vrs + b->first, b->count, values, b->count);
     return ((Fmi2Access)function)(c->instance, vrs + b->first, b->count, values);
@@ -82,7 +91,7 @@ static int read_component(Master *m, size_t index, double t) {
         /* slots of a batch are consecutive: Float64 values land in the buffer directly */
         double *direct = &m->signals[m->read_slots[b->first]];
         void *values = b->type == VT_FLOAT64 ? (void *)direct : (void *)m->scratch;
-        const int status = report(m, index, "get", access(c, c->get[b->type], b, m->read_vrs, values), t);
+        const int status = report(m, index, GET_NAMES[c->fmi_major == 3][b->type], access(c, c->get[b->type], b, m->read_vrs, values), t);
         if (status > ME_WARNING) return status;
         if (b->type != VT_FLOAT64)
             for (size_t i = 0; i < b->count; i++)
@@ -107,7 +116,7 @@ static int write_component(Master *m, size_t index, double t) {
             m->written[b->first + i] = v;
             store(b->type, c->fmi_major, m->scratch, i, v);
         }
-        const int status = report(m, index, "set", access(c, c->set[b->type], b, m->write_vrs, m->scratch), t);
+        const int status = report(m, index, SET_NAMES[c->fmi_major == 3][b->type], access(c, c->set[b->type], b, m->write_vrs, m->scratch), t);
         if (status > ME_WARNING) return status;
     }
     return ME_OK;
