@@ -14,8 +14,9 @@ from cosim.fmi.errors import STATUS_NAMES, FmiCallError
 from cosim.fmi.library import FmuLibrary
 
 LOGGER = logging.getLogger("cosim.fmu")
-LEVELS = (logging.INFO, logging.WARNING, logging.WARNING, logging.ERROR, logging.ERROR,
-          logging.INFO)
+# Discard, Error and Fatal messages reach the user inside the FmiCallError they cause.
+LEVELS = (logging.INFO, logging.WARNING, logging.INFO, logging.INFO, logging.INFO, logging.INFO)
+KEPT_PROBLEMS = 3
 
 
 class MessageLog:
@@ -24,19 +25,20 @@ class MessageLog:
     def __init__(self, instance_name: str):
         self.instance_name = instance_name
         self.last = ""
-        self.last_problem = ""
+        self.problems: list[str] = []
 
     def record(self, status: int, category: bytes | None, message: bytes | None) -> None:
         text = (message or b"").decode("utf-8", "replace").strip()
         category_text = (category or b"").decode("utf-8", "replace")
         self.last = text
-        if status >= 1:
-            self.last_problem = text
+        if status >= 2 and text not in self.problems:
+            self.problems = (self.problems + [text])[-KEPT_PROBLEMS:]
         level = LEVELS[status] if 0 <= status < len(LEVELS) else logging.ERROR
         LOGGER.log(level, "%s [%s] %s", self.instance_name, category_text, text)
 
     def message_for(self, status: int) -> str:
-        return (self.last_problem or self.last) if status >= 2 else self.last
+        """The FMU's last messages about a call that returned ``status``."""
+        return " / ".join(self.problems) or self.last if status >= 2 else self.last
 
 
 class FmuInstance:
