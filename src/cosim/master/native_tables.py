@@ -152,6 +152,12 @@ class NativeLoop:
         self.m.stage_members = self._array("size_t[]", members)
         self.m.stage_is_loop = self._array("bool[]", [loop for _, loop in plan.stages])
 
+    def attach_drivers(self, live) -> None:
+        """Model Exchange drivers exist once initialization is over: point the loop at them."""
+        for k, component in enumerate(live):
+            if component.driver is not None:
+                self.m.components[k].driver = component.driver
+
     # --- calls --------------------------------------------------------------------------------
     def initialize(self) -> int:
         return self.lib.master_initialize(self.m)

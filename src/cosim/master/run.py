@@ -131,6 +131,7 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool) -> RunResult:
         status = loop.initialize()
         if status <= 1:
             finish_init(plan, live)
+            loop.attach_drivers(live)
             status = loop.read_all()
         if status > 1:
             raise _failure(status, loop, live)
