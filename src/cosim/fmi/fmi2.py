@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ctypes
-from ctypes import c_char_p, c_void_p, byref
+from ctypes import byref, c_char_p, c_void_p
 from pathlib import Path
 
 from cosim.fmi.errors import FmiCallError
@@ -16,6 +16,9 @@ _LIBC = ctypes.CDLL(None)
 
 class Fmi2Instance(FmuInstance):
     vr_type = ctypes.c_uint
+    names = {"terminate": "fmi2Terminate", "free": "fmi2FreeInstance",
+             "get_state": "fmi2GetFMUstate", "set_state": "fmi2SetFMUstate",
+             "free_state": "fmi2FreeFMUstate"}
 
     def instantiate(self, visible: bool = False, logging_on: bool = False) -> None:
         def logger(_environment, _name, status, category, message):
@@ -70,22 +73,3 @@ class Fmi2Instance(FmuInstance):
         self.call("fmi2DoStep", t, h, 0)
         self.time = t + h
         return False
-
-    def get_state(self, state=None):
-        state = state if state is not None else c_void_p()
-        self.call("fmi2GetFMUstate", byref(state))
-        return state
-
-    def set_state(self, state) -> None:
-        self.call("fmi2SetFMUstate", state)
-
-    def free_state(self, state) -> None:
-        self.call("fmi2FreeFMUstate", byref(state))
-
-    def terminate(self) -> None:
-        self.call("fmi2Terminate")
-
-    def free(self) -> None:
-        if self.handle:
-            self.library.function("fmi2FreeInstance")(self.handle)
-            self.handle = None

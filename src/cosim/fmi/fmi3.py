@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ctypes
-from ctypes import byref, c_bool, c_char_p, c_double, c_void_p
+from ctypes import byref, c_bool, c_char_p, c_double
 
 from cosim.fmi.errors import FmiCallError
 from cosim.fmi.instance import FmuInstance
@@ -11,6 +11,9 @@ from cosim.fmi.signatures import FMI3_VALUE_TYPES, Fmi3LogMessage
 
 class Fmi3Instance(FmuInstance):
     vr_type = ctypes.c_uint32
+    names = {"terminate": "fmi3Terminate", "free": "fmi3FreeInstance",
+             "get_state": "fmi3GetFMUState", "set_state": "fmi3SetFMUState",
+             "free_state": "fmi3FreeFMUState"}
 
     def instantiate(self, visible: bool = False, logging_on: bool = False) -> None:
         def log_message(_environment, status, category, message):
@@ -72,22 +75,3 @@ class Fmi3Instance(FmuInstance):
                   byref(last))
         self.time = t + h
         return terminate.value
-
-    def get_state(self, state=None):
-        state = state if state is not None else c_void_p()
-        self.call("fmi3GetFMUState", byref(state))
-        return state
-
-    def set_state(self, state) -> None:
-        self.call("fmi3SetFMUState", state)
-
-    def free_state(self, state) -> None:
-        self.call("fmi3FreeFMUState", byref(state))
-
-    def terminate(self) -> None:
-        self.call("fmi3Terminate")
-
-    def free(self) -> None:
-        if self.handle:
-            self.library.function("fmi3FreeInstance")(self.handle)
-            self.handle = None

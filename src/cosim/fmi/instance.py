@@ -84,6 +84,28 @@ class FmuInstance:
         return found
 
     vr_type = ctypes.c_uint32
+    names: dict[str, str] = {}  # role -> the version's FMI function
+
+    # --- life cycle and FMU state, the same for both versions but for the names ------------
+    def get_state(self, state=None):
+        """The FMU state (reusing ``state``'s memory when given)."""
+        state = state if state is not None else ctypes.c_void_p()
+        self.call(self.names["get_state"], ctypes.byref(state))
+        return state
+
+    def set_state(self, state) -> None:
+        self.call(self.names["set_state"], state)
+
+    def free_state(self, state) -> None:
+        self.call(self.names["free_state"], ctypes.byref(state))
+
+    def terminate(self) -> None:
+        self.call(self.names["terminate"])
+
+    def free(self) -> None:
+        if self.handle:
+            self.library.function(self.names["free"])(self.handle)
+            self.handle = None
 
     def status_name(self, status: int) -> str:
         return STATUS_NAMES[status] if 0 <= status < len(STATUS_NAMES) else str(status)

@@ -9,7 +9,6 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
