@@ -7,7 +7,7 @@ leaves it (and starts the C Radau driver of Model Exchange components); ``close`
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from cosim.fmi import FmuError, FmuInstance, LoadedFmu, instantiate
 from cosim.fmi.errors import FmiCallError
@@ -39,7 +39,6 @@ class LiveComponent:
     instance: FmuInstance
     driver: object = None  # cffi MeDriver * for Model Exchange
     initialized: bool = False
-    extra: dict = field(default_factory=dict)
 
 
 def _set_values(instance: FmuInstance, values) -> None:

@@ -6,6 +6,8 @@ struct and every array it points to (kept alive here), with ``initialize``, ``re
 """
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from cosim.fmi import FmuError
@@ -182,6 +184,5 @@ class NativeLoop:
         for k, component in enumerate(live):
             state = self.m.components[k].saved_state
             if state != self.ffi.NULL and component.driver is None:
-                import ctypes
-                component.instance.free_state(ctypes.c_void_p(int(self.ffi.cast("uintptr_t",
-                                                                                 state))))
+                address = int(self.ffi.cast("uintptr_t", state))
+                component.instance.free_state(ctypes.c_void_p(address))
