@@ -1,11 +1,14 @@
 """The Python API of cosim: one function per CLI verb, with the same arguments.
 
-``info`` and ``validate`` read SSP targets; the master adds ``run`` here.
+``info`` and ``validate`` read SSP targets; ``run`` simulates an SSP or an FMU.
 """
 from __future__ import annotations
 
 import os
 
+from typing import Mapping
+
+from cosim.master import RunResult, Settings, simulate
 from cosim.ssp.fmu_check import check_fmus
 from cosim.ssp.loader import read
 from cosim.ssp.model import SystemStructure
@@ -40,3 +43,44 @@ def validate(path: str | os.PathLike, variant: str | None = None, strict: bool =
 
         raise_on_problems(report.diagnostics)
     return report
+
+
+def run(path: str | os.PathLike, stop_time: float | None = None,
+        step_size: float | None = None, tolerance: float | None = None,
+        parameters: Mapping[str, object] | None = None, variant: str | None = None,
+        record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
+        step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
+        algorithm: str = "gauss-seidel", progress: bool = False) -> RunResult:
+    """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd`` or an ``.fmu``.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The target; an ``.fmu`` runs as a system of one component named after the file.
+    stop_time, step_size, tolerance, start_time : float, optional
+        Override the file's experiment (step size: the base communication step, in s).
+    parameters : mapping, optional
+        ``{"component.variable": value}``, applied before initialization over the SSP's
+        parameter bindings; values may be text as on the command line.
+    variant : str, optional
+        A variant ``.ssd`` beside ``SystemStructure.ssd``.
+    record : sequence of str
+        Extra ``component.variable`` columns besides every output connector.
+    output : str or PathLike, optional
+        ``.csv`` or ``.mat`` (Dymola) file written while the run goes.
+    step_sizes : mapping, optional
+        ``{"component": step}``: multi-rate, each a whole multiple of the base step.
+    algorithm : {"gauss-seidel", "jacobi"}
+    progress : bool
+        Show a progress bar on stderr for runs longer than a second.
+
+    Returns
+    -------
+    RunResult
+        ``values`` is a numpy structured array with fields ``time`` and the column names.
+    """
+    settings = Settings(start_time=start_time, stop_time=stop_time, step_size=step_size,
+                        tolerance=tolerance, step_sizes=tuple((step_sizes or {}).items()),
+                        parameters=tuple((parameters or {}).items()), record=tuple(record),
+                        algorithm=algorithm)
+    return simulate(path, settings, variant=variant, output=output, progress=progress)

@@ -92,3 +92,91 @@ def schema_2() -> Path:
     if not (SCHEMA_2 / "SystemStructureDescription.xsd").is_file():
         pytest.skip(f"SSP 2.0.1 XSDs not found in {SCHEMA_2}")
     return SCHEMA_2
+
+
+# --- FMUs for the master's tests, built once per session (and per xdist worker) -------------
+
+PYTHON_FMUS = {
+    # pythonfmu3: FMI 3.0 Co-Simulation, y = k u (computed when read)
+    "PyGain3": ("pythonfmu3", '''
+from pythonfmu3 import Fmi3Causality, Fmi3Variability, Fmi3Slave, Float64
+
+
+class PyGain3(Fmi3Slave):
+    """y = k u"""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.k = 2.0
+        self.u = 0.0
+        self.register_variable(Float64("time", causality=Fmi3Causality.independent,
+                                       variability=Fmi3Variability.continuous))
+        self.register_variable(Float64("k", causality=Fmi3Causality.parameter,
+                                       variability=Fmi3Variability.tunable))
+        self.register_variable(Float64("u", causality=Fmi3Causality.input))
+        self.register_variable(Float64("y", causality=Fmi3Causality.output,
+                                       getter=lambda: self.k * self.u))
+
+    def do_step(self, current_time, step_size):
+        return True
+'''),
+    # pythonfmu: FMI 2.0 Co-Simulation, y = k u (computed in doStep)
+    "PyGain2": ("pythonfmu", '''
+from pythonfmu import Fmi2Causality, Fmi2Variability, Fmi2Slave, Real
+
+
+class PyGain2(Fmi2Slave):
+    """y = k u"""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.k = 2.0
+        self.u = 0.0
+        self.y = 0.0
+        self.register_variable(Real("k", causality=Fmi2Causality.parameter,
+                                    variability=Fmi2Variability.tunable))
+        self.register_variable(Real("u", causality=Fmi2Causality.input))
+        self.register_variable(Real("y", causality=Fmi2Causality.output))
+
+    def do_step(self, current_time, step_size):
+        self.y = self.k * self.u
+        return True
+'''),
+}
+
+
+class MasterFmus:
+    """``built["Gain"]`` is the path of Gain.fmu: example models, runtime fixtures and
+    pythonfmu/pythonfmu3 FMUs, each built on first use."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.paths: dict[str, Path] = {}
+
+    def __getitem__(self, name: str) -> Path:
+        if name not in self.paths:
+            self.paths[name] = self._build(name)
+        return self.paths[name]
+
+    def _build(self, name: str) -> Path:
+        import subprocess
+        import sys
+
+        from ssp_examples import models
+        from tests.runtime import fixtures
+
+        if name in models.MODELS:
+            return models.build(name, self.directory)
+        if name in fixtures.FIXTURES:
+            return fixtures.build(name, self.directory)
+        tool, script = PYTHON_FMUS[name]
+        source = self.directory / f"{name}.py"
+        source.write_text(script)
+        subprocess.run([sys.executable, "-m", tool, "build", "-f", str(source), "-d",
+                        str(self.directory)], check=True, capture_output=True)
+        return self.directory / f"{name}.fmu"
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> MasterFmus:
+    return MasterFmus(tmp_path_factory.mktemp("master-fmus"))

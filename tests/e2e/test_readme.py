@@ -5,8 +5,11 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from fmpy import simulate_fmu
 from fmpy.validation import validate_fmu
+
+from cosim.cli import main
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -20,9 +23,28 @@ def test_building_an_fmu_from_c_example(tmp_path, monkeypatch):
     assert np.allclose(result["x"], np.exp(-2.0 * result["time"]), rtol=1e-6)
 
 
-def test_quick_start_commands_exist():
+def test_quick_start_commands_run(tmp_path, monkeypatch, capsys):
     block = re.search(r"## Quick start\n\n```sh\n(.*?)```", README.read_text(), re.S).group(1)
     commands = [line.split("#")[0].split() for line in block.strip().splitlines()]
     assert len(commands) == 2
-    assert (README.parent / commands[0][1]).is_file()
+    assert commands[0][:2] == ["cosim", "run"]
+    target = README.parent / commands[0][2]
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", str(target), *commands[0][3:]]) == 0
+    assert capsys.readouterr().out.startswith("500 steps of 0.01 s to t = 5 in ")
+    table = np.loadtxt(tmp_path / "feedback.csv", delimiter=",", skiprows=1)
+    assert (tmp_path / "feedback.csv").read_text().startswith("time,Plant.x,Controller.y\n")
+    assert table[-1, 1] == pytest.approx(800.0, rel=1e-6)  # k / (1 + k) m with k = 4
     assert commands[1][:3] == ["python", "-m", "pytest"]
+
+
+@pytest.mark.slow
+def test_the_example_rebuilds(tmp_path):
+    from ssp_examples.build import build_feedback
+
+    from cosim.api import run
+
+    rebuilt = run(build_feedback(tmp_path / "feedback.ssp")).values
+    committed = run(README.parent / "ssp_examples" / "feedback.ssp").values
+    for name in committed.dtype.names:
+        assert np.allclose(rebuilt[name], committed[name], rtol=1e-12, atol=0)

@@ -1,13 +1,38 @@
-"""Verbs on SSP system structures: ``info`` and ``validate``."""
+"""Verbs on SSP system structures: ``run``, ``info`` and ``validate``."""
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
 
 from cosim import api
+from cosim.errors import CosimError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     target_help = "an .ssp archive, an unpacked SSP folder, or an .ssd/.ssv/.ssm/.ssb file"
+
+    run = subparsers.add_parser(
+        "run", help="simulate an SSP system or an FMU",
+        description="Simulate an .ssp archive, an unpacked SSP folder, an .ssd or an .fmu "
+                    "(a system of one component named after the file). Settings given here "
+                    "override the file's.")
+    run.add_argument("target", help="an .ssp, SSP folder, .ssd or .fmu")
+    run.add_argument("--start", type=float, help="start time in s")
+    run.add_argument("--stop", type=float, help="stop time in s")
+    run.add_argument("--step", action="append", default=[], metavar="H|COMP=H",
+                     help="base communication step in s, or a component's own step "
+                          "(a whole multiple of the base step); repeatable")
+    run.add_argument("--tolerance", type=float, help="relative tolerance of the FMUs' solvers")
+    run.add_argument("--param", action="append", default=[], metavar="COMP.VAR=VALUE",
+                     help="set a parameter before initialization; repeatable")
+    run.add_argument("--variant", help="variant .ssd beside SystemStructure.ssd")
+    run.add_argument("--record", action="append", default=[], metavar="COMP.VAR",
+                     help="also record this variable; repeatable")
+    run.add_argument("--algorithm", choices=("gauss-seidel", "jacobi"), default="gauss-seidel")
+    run.add_argument("-o", "--output", help="result file, .csv or .mat (Dymola)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    run.set_defaults(handler=_run)
 
     info = subparsers.add_parser(
         "info", help="show components, connectors, connections, parameters and experiment")
@@ -35,3 +60,37 @@ def _validate(args: argparse.Namespace) -> int:
                           schema_dir=args.schema_dir)
     print(report.text())
     return 0 if report.ok else 1
+
+
+def _assignment(text: str, flag: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise CosimError(f"{flag} {text}: expected NAME=VALUE")
+    return name.strip(), value.strip()
+
+
+def _float(text: str, flag: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise CosimError(f"{flag} {text}: not a number") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    step_size, step_sizes = None, {}
+    for item in args.step:
+        if "=" in item:
+            name, value = _assignment(item, "--step")
+            step_sizes[name] = _float(value, "--step")
+        else:
+            step_size = _float(item, "--step")
+    parameters = dict(_assignment(item, "--param") for item in args.param)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
+    result = api.run(args.target, stop_time=args.stop, step_size=step_size,
+                     tolerance=args.tolerance, parameters=parameters, variant=args.variant,
+                     record=args.record, output=args.output, step_sizes=step_sizes,
+                     start_time=args.start, algorithm=args.algorithm,
+                     progress=not args.quiet)
+    if not args.quiet:
+        print(result.summary())
+    return 0

@@ -7,6 +7,7 @@ Input: a mapping such as::
      "connectors": {"u": "input Real m"},                       # the system's own
      "components": {
          "Plant": {"source": "resources/Plant.fmu", "step_size_hint": 1e-3,
+                   "implementation": "ModelExchange",                # default "any"
                    "connectors": {"y": "output Real mm", "u": "input Real"},
                    "parameters": {"k": 2.0, "n": ("Int32", 3), "g": ("Real", 9.81, "m/s2")}},
          "Sub": {"system": {...the same keys...}}},            # a nested system
@@ -59,6 +60,7 @@ def system_from_description(description: Mapping[str, Any]) -> System:
                 name=name, source=spec.get("source"), type=spec.get("type", FMU_TYPE),
                 connectors=connectors(spec.get("connectors", {})),
                 parameter_bindings=_binding(spec.get("parameters")),
+                implementation=spec.get("implementation", "any"),
                 step_size_hint=spec.get("step_size_hint")))
     system = System(name=description.get("name", "system"), elements=tuple(elements),
                     connectors=connectors(description.get("connectors", {})),

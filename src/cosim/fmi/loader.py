@@ -1,0 +1,74 @@
+"""From an ``.fmu`` file (or unpacked folder) to instances: safe extraction, the model
+description, the shared library (loaded once per FMU) and instances of either interface."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cosim.fmi.description import ModelInfo, read_model_info
+from cosim.fmi.errors import FmuError
+from cosim.fmi.fmi2 import Fmi2Instance
+from cosim.fmi.fmi3 import Fmi3Instance
+from cosim.fmi.instance import FmuInstance
+from cosim.fmi.library import FmuLibrary, binary_path
+
+
+@dataclass(frozen=True)
+class LoadedFmu:
+    """An unpacked FMU with its description; ``libraries`` holds one library per interface."""
+
+    source: str
+    folder: Path
+    info: ModelInfo
+
+    def library(self, kind: str) -> FmuLibrary:
+        interface = self.interface(kind)
+        path = binary_path(self.folder, self.info.major, interface.model_identifier)
+        return _library(path, self.info.major)
+
+    def interface(self, kind: str):
+        interface = self.info.co_simulation if kind == "CS" else self.info.model_exchange
+        if interface is None:
+            name = "Co-Simulation" if kind == "CS" else "Model Exchange"
+            raise FmuError(f"the FMU has no {name} interface", self.source)
+        return interface
+
+
+_LIBRARIES: dict[tuple[str, int], FmuLibrary] = {}
+
+
+def _library(path: Path, major: int) -> FmuLibrary:
+    key = (str(path.resolve()), major)
+    if key not in _LIBRARIES:
+        _LIBRARIES[key] = FmuLibrary(path, major)
+    return _LIBRARIES[key]
+
+
+def open_fmu(path: str | os.PathLike, workdir: str | os.PathLike, name: str | None = None
+             ) -> LoadedFmu:
+    """Unpack ``path`` (an ``.fmu``; a folder is used in place) under ``workdir`` and read it.
+
+    Archives are extracted with the SSP reader's checks (no entries outside the folder, no
+    symbolic links, bounded sizes).
+    """
+    from cosim.ssp.archive import extract
+
+    path = Path(path)
+    if path.is_dir():
+        folder = path
+    elif path.is_file():
+        folder = extract(path, Path(workdir) / (name or path.stem), str(path))
+    else:
+        raise FmuError("no such FMU", str(path))
+    return LoadedFmu(str(path), folder, read_model_info(folder))
+
+
+def instantiate(fmu: LoadedFmu, instance_name: str, kind: str = "CS",
+                logging_on: bool = False) -> FmuInstance:
+    """A new instance of ``fmu`` through its ``kind`` interface (``"CS"`` or ``"ME"``)."""
+    library = fmu.library(kind)
+    cls = Fmi3Instance if fmu.info.major == 3 else Fmi2Instance
+    instance = cls(library, fmu.info, fmu.folder, instance_name, kind)
+    instance.instantiate(logging_on=logging_on)
+    return instance

@@ -1,0 +1,165 @@
+"""Running a plan: set up the components, step them in the C loop chunk by chunk, stream the
+rows to the result writer, and report. Input: a target path and ``Settings``. Output: a
+``RunResult`` (the rows as a numpy structured array, statistics) and the result file.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from cosim.errors import CosimError
+from cosim.fmi.errors import FmiCallError
+from cosim.master.components import close_components, driver_error, finish_init, start_components
+from cosim.master.native_tables import NativeLoop
+from cosim.master.plan import Plan, Settings, build_plan
+from cosim.master.target import load_target
+from cosim.results import as_structured, open_writer
+
+LOGGER = logging.getLogger("cosim.master")
+MASTER_OK, MASTER_TERMINATED, MASTER_LOOP_DIVERGED = 0, 100, 101
+# Rows per call into C: grows until a chunk takes about CHUNK_SECONDS, at most MAX_CHUNK.
+FIRST_CHUNK, MAX_CHUNK, CHUNK_SECONDS = 64, 4096, 0.1
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run produced: ``values`` has fields ``time`` and one per column."""
+
+    values: np.ndarray
+    columns: tuple[str, ...]
+    steps: int
+    step_size: float
+    wall_time: float
+    output: str | None = None
+    terminated_by: str | None = None
+
+    @property
+    def simulated_time(self) -> float:
+        return float(self.values["time"][-1] - self.values["time"][0]) if len(self.values) else 0.0
+
+    @property
+    def real_time_factor(self) -> float:
+        """Simulated seconds per wall-clock second."""
+        return self.simulated_time / self.wall_time if self.wall_time > 0 else float("inf")
+
+    def summary(self) -> str:
+        end = f"t = {self.values['time'][-1]:g}" if len(self.values) else "the start"
+        stop = f", stopped by {self.terminated_by}" if self.terminated_by else ""
+        saved = f", results in {self.output}" if self.output else ""
+        return (f"{self.steps} steps of {self.step_size:g} s to {end}{stop} in "
+                f"{self.wall_time:.3g} s wall time (real-time factor {self.real_time_factor:.3g})"
+                f"{saved}")
+
+
+class _Progress:
+    """A tqdm bar on stderr that appears only when the run lasts longer than a second."""
+
+    def __init__(self, plan: Plan, enabled: bool):
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=plan.n_steps, unit="step", delay=1.0, leave=False,
+                            desc="cosim run", dynamic_ncols=True)
+
+    def update(self, steps: int) -> None:
+        if self.bar is not None:
+            self.bar.update(steps)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _failure(status: int, loop: NativeLoop, live) -> CosimError:
+    m = loop.m
+    component = live[m.error_component]
+    function = loop.ffi.string(m.error_function).decode()
+    if status == MASTER_LOOP_DIVERGED:
+        members = next(stage for stage, _ in loop.plan.stages if m.error_component in stage)
+        names = ", ".join(live[k].planned.path for k in members)
+        return CosimError(f"algebraic loop through {names} did not converge in "
+                          f"{m.max_iterations} iterations", f"t = {m.error_time:.17g}")
+    if component.driver is not None and "driver" in function:
+        return driver_error(component, status, function)
+    return FmiCallError(function, status, component.planned.path, m.error_time,
+                        component.instance.log.message_for(status))
+
+
+def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) -> str | None:
+    """Every communication step; returns the component that asked to terminate, if any."""
+    k, chunk = 0, FIRST_CHUNK
+    rows = np.empty((MAX_CHUNK, loop.row_width))
+    while k < plan.n_steps:
+        k_end = min(k + chunk, plan.n_steps)
+        began = time.perf_counter()
+        status, done = loop.steps(k, k_end, rows)
+        elapsed = time.perf_counter() - began
+        block = rows[:done].copy()
+        kept.append(block)
+        if writer is not None:
+            writer.write(block)
+        progress.update(done)
+        k += done
+        if status == MASTER_TERMINATED:
+            return live[loop.m.terminated_by].planned.path
+        if status > 1:
+            raise _failure(status, loop, live)
+        if elapsed < CHUNK_SECONDS / 2:
+            chunk = min(chunk * 2, MAX_CHUNK)
+    return None
+
+
+def _run_plan(plan: Plan, fmus, output, progress_enabled: bool) -> RunResult:
+    columns = tuple(name for name, _ in plan.columns)
+    writer = open_writer(output, columns) if output is not None else None
+    kept: list[np.ndarray] = []
+    live = []
+    loop = None
+    progress = _Progress(plan, progress_enabled)
+    began = time.perf_counter()
+    terminated_by = None
+    try:
+        live = start_components(plan, fmus)
+        loop = NativeLoop(plan, live)
+        status = loop.initialize()
+        if status <= 1:
+            finish_init(plan, live)
+            loop.attach_drivers(live)
+            status = loop.read_all()
+        if status > 1:
+            raise _failure(status, loop, live)
+        first = loop.record(plan.start_time)[None, :]
+        kept.append(first)
+        if writer is not None:
+            writer.write(first)
+        terminated_by = _step_all(plan, loop, live, writer, kept, progress)
+    finally:
+        progress.close()
+        if writer is not None:
+            writer.close()
+        if loop is not None:
+            loop.free_saved_states(live)
+        close_components(live)
+    if terminated_by:
+        LOGGER.info("%s asked to terminate the run", terminated_by)
+    if loop is not None and loop.m.warnings:
+        LOGGER.warning("%d FMU calls returned Warning", loop.m.warnings)
+    rows = np.concatenate(kept)
+    return RunResult(as_structured(rows, columns), columns, len(rows) - 1, plan.step_size,
+                     time.perf_counter() - began, str(output) if output is not None else None,
+                     terminated_by)
+
+
+def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = None,
+             output: str | os.PathLike | None = None, progress: bool = False) -> RunResult:
+    """Load ``path``, plan it with ``settings``, run it and return the results."""
+    with tempfile.TemporaryDirectory(prefix="cosim-run-") as work:
+        structure, location, fmus = load_target(path, variant, work)
+        plan = build_plan(structure, {p: f.info for p, f in fmus.items()}, settings, location)
+        return _run_plan(plan, fmus, output, progress)

@@ -1,0 +1,70 @@
+"""What ``cosim run`` runs: an ``.ssp``/folder/``.ssd`` system, or one ``.fmu`` as a
+one-component system. Input: a path. Output: the ``SystemStructure``, the location used in
+messages, and the FMUs of its components unpacked under a work folder (by dotted path).
+"""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from cosim.errors import CosimError
+from cosim.fmi import LoadedFmu, open_fmu
+from cosim.fmi.description import ModelInfo, read_model_info
+from cosim.ssp import load, materialize
+from cosim.ssp.model import (
+    Component, Connector, PackageRef, SignalType, System, SystemStructure, iter_components,
+)
+
+LOGGER = logging.getLogger("cosim.master")
+
+
+def single_fmu_structure(path: Path, info: ModelInfo) -> SystemStructure:
+    """A system of one component named after the file, with the FMU's inputs and outputs."""
+    connectors = tuple(Connector(v.name, v.causality, SignalType(v.type, unit=v.unit))
+                       for v in info.variables
+                       if v.causality in ("input", "output") and v.exchange is not None)
+    component = Component(name=path.stem, source=path.name, connectors=connectors,
+                          source_path=str(path.resolve()))
+    return SystemStructure(name=path.stem, system=System(path.stem, (component,)),
+                           file=path.name, package=PackageRef(str(path.parent.resolve())))
+
+
+def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.PathLike
+                ) -> tuple[SystemStructure, str, dict[str, LoadedFmu]]:
+    """The system of ``path`` and its unpacked FMUs; ``CosimError`` for what cannot run."""
+    path = Path(path)
+    work = Path(workdir)
+    suffix = path.suffix.lower()
+    if suffix == ".mo":
+        raise CosimError("Modelica models cannot be run yet: the compiler has not landed "
+                         "(run an .fmu or an .ssp)", str(path))
+    if suffix == ".fmu":
+        if variant is not None:
+            raise CosimError("a variant can be chosen only for an SSP", str(path))
+        fmu = open_fmu(path, work / "fmus", path.stem)
+        return single_fmu_structure(path, fmu.info), path.name, {path.stem: fmu}
+    structure, diagnostics = load(path, variant)
+    for diagnostic in diagnostics:
+        LOGGER.warning("%s: %s: %s", diagnostic.location or path, diagnostic.severity,
+                       diagnostic.message)
+    fmus: dict[str, LoadedFmu] = {}
+    for dotted, document, component in iter_components(structure):
+        if component.kind != "fmu":
+            continue
+        where = str(component.location or structure.file)
+        if component.source_path is None or document.package is None:
+            raise CosimError(f"component '{dotted}': no FMU source", where)
+        folder = work / "packages" / dotted
+        fmu_path = materialize(document.package, component.source_path, folder)
+        if not fmu_path.exists():
+            raise CosimError(f"component '{dotted}': FMU '{component.source}' not found", where)
+        try:
+            fmus[dotted] = open_fmu(fmu_path, work / "fmus", dotted)
+        except CosimError as error:
+            raise CosimError(f"component '{dotted}' ({component.source}): {error.message}",
+                             where) from None
+    return structure, structure.file, fmus
+
+
+__all__ = ["load_target", "single_fmu_structure", "read_model_info"]

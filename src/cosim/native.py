@@ -1,0 +1,141 @@
+"""The master's C code (stepping loop, Model Exchange driver with Radau IIA), built with cffi.
+
+Built at first use into a cache folder keyed by a hash of the C sources, the declarations and
+the Python and cffi versions, then imported from there: ``native()`` returns the module
+(``.ffi``, ``.lib``). The folder is ``$COSIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/cosim`` or
+``~/.cache/cosim``. Builds are atomic, so parallel processes may race safely.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from cosim.errors import CosimError
+
+MODULE = "_cosim_native"
+SOURCES = ("master_loop.c", "me_driver.c", "me_fmi3.c", "me_fmi2.c", "radau5.c", "crossing.c",
+           "dense_lu.c", "sparse_lu.c")
+FLAGS = ("-O2", "-std=gnu99", "-fvisibility=hidden", "-Wno-unused-parameter")
+
+CDEF = """
+typedef void (*MeAnyFunction)(void);
+typedef void (*AnyFunction)(void);
+typedef struct { void *instance; MeAnyFunction functions[14]; } MeFmu;
+typedef struct { double t; size_t events, steps; char message[512]; ...; } MeDriver;
+MeDriver *me_driver_new(int fmi_major, const MeFmu *fmu, size_t n, size_t nz,
+                        const uint32_t *state_vrs, const uint32_t *derivative_vrs,
+                        bool use_directional, double tolerance);
+void me_driver_free(MeDriver *d);
+int me_driver_start(MeDriver *d, double t0);
+int me_driver_do_step(MeDriver *d, double t, double h, bool *terminate);
+
+typedef struct {
+    int fmi_major; void *instance; AnyFunction get[11]; AnyFunction set[11];
+    AnyFunction do_step, get_state, set_state; MeDriver *driver; long long multiple;
+    void *saved_state; bool terminated; ...;
+} Component;
+typedef struct { size_t component; int type; size_t first, count; } Batch;
+typedef struct {
+    size_t n_components; Component *components; double *signals;
+    Batch *reads; size_t *read_start; uint32_t *read_vrs; size_t *read_slots;
+    Batch *writes; size_t *write_start; uint32_t *write_vrs; size_t *write_sources;
+    double *write_factors, *write_offsets; size_t *map_start; double *map_from, *map_to;
+    double *written;
+    size_t n_stages; size_t *stage_start; size_t *stage_members; bool *stage_is_loop;
+    bool jacobi; double t0, h, stop; long long n_steps;
+    size_t n_record; size_t *record_slots;
+    int max_iterations; double loop_tolerance; size_t loop_iterations;
+    unsigned char *scratch;
+    long long error_component; const char *error_function; int error_status; double error_time;
+    size_t warnings; long long terminated_by; ...;
+} Master;
+#define MASTER_OK 0
+#define MASTER_TERMINATED 100
+#define MASTER_LOOP_DIVERGED 101
+int master_initialize(Master *m);
+int master_read_all(Master *m);
+void master_record(const Master *m, double t, double *row);
+int master_steps(Master *m, long long k_begin, long long k_end, double *rows, long long *done);
+double master_time(const Master *m, long long k);
+"""
+
+
+def template_dir() -> Path:
+    """The C runtime folder: ``fmu_templates/`` of a checkout, or the installed copy."""
+    checkout = Path(__file__).resolve().parents[2] / "fmu_templates"
+    if (checkout / "master_loop.c").is_file():
+        return checkout
+    spec = importlib.util.find_spec("compiler.fmu_templates")
+    if spec is not None and spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0])
+    raise CosimError("the master's C sources (fmu_templates/master_loop.c) are not installed")
+
+
+def _fmi_headers() -> Path:
+    import fmpy
+
+    return Path(fmpy.__file__).parent / "c-code"
+
+
+def cache_dir() -> Path:
+    if os.environ.get("COSIM_CACHE_DIR"):
+        return Path(os.environ["COSIM_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "cosim"
+
+
+def _content_hash(folder: Path) -> str:
+    import cffi
+
+    digest = hashlib.sha256(CDEF.encode())
+    digest.update(f"{sys.version}|{cffi.__version__}|{FLAGS}".encode())
+    for path in sorted(folder.glob("*.[ch]")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def _build(folder: Path, target: Path) -> None:
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF)
+    ffi.set_source(MODULE, '#include "master_loop.h"',
+                   sources=[str(folder / name) for name in SOURCES],
+                   include_dirs=[str(folder), str(_fmi_headers())],
+                   extra_compile_args=list(FLAGS), libraries=["m"])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="build-", dir=target.parent) as work:
+        try:
+            built = Path(ffi.compile(tmpdir=work, verbose=False))
+        except Exception as error:  # distutils raises its own CompileError/LinkError types
+            raise CosimError(f"building the master's C code failed: {error}",
+                             str(folder)) from None
+        os.replace(built, target)  # atomic: a parallel build just replaces an identical file
+
+
+@functools.lru_cache(maxsize=None)
+def native():
+    """The compiled module (``.ffi``, ``.lib``), built on first use."""
+    folder = template_dir()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    target = cache_dir() / _content_hash(folder) / f"{MODULE}{suffix}"
+    if not target.is_file():
+        _build(folder, target)
+    loader = importlib.machinery.ExtensionFileLoader(MODULE, str(target))
+    spec = importlib.util.spec_from_file_location(MODULE, str(target), loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def clear_cache() -> None:
+    """Remove every cached build (they are rebuilt on next use)."""
+    shutil.rmtree(cache_dir(), ignore_errors=True)

@@ -1,0 +1,74 @@
+"""Streaming Dymola-compatible result files (MATLAB v4, ``binTrans`` layout).
+
+Matrices, in order: ``Aclass`` (Atrajectory, 1.1, binTrans), ``name`` and ``description``
+(one column per variable), ``dataInfo`` (int32, 4 x n: data block, column, interpolation,
+extrapolation), ``data_1`` (time start/end) and ``data_2`` (one column of n values per time
+point). Columns of ``data_2`` are appended as rows arrive; its column count and the end time
+in ``data_1`` are patched after every chunk, so the file is complete whenever it is flushed.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import numpy as np
+
+TEXT, INT32, DOUBLE = 51, 20, 0  # MAT v4 type codes: uint8 text, int32, double
+
+
+def _header(file, name: str, type_code: int, rows: int, columns: int) -> int:
+    """Write a matrix header; returns the file offset of its column count."""
+    start = file.tell()
+    file.write(struct.pack("<iiiii", type_code, rows, columns, 0, len(name) + 1))
+    file.write(name.encode("ascii") + b"\0")
+    return start + 8  # after the type and the row count
+
+
+def _text(file, name: str, strings: list[str]) -> None:
+    width = max(1, max(len(s.encode("utf-8")) for s in strings))
+    _header(file, name, TEXT, width, len(strings))
+    for s in strings:
+        file.write(s.encode("utf-8").ljust(width, b" "))
+
+
+class MatWriter:
+    def __init__(self, path: str | os.PathLike, columns: tuple[str, ...],
+                 descriptions: tuple[str, ...] | None = None):
+        self.path = Path(path)
+        self.file = open(self.path, "wb")
+        names = ["time", *columns]
+        descriptions = ["Time in [s]", *(descriptions or [""] * len(columns))]
+        self.width = len(names)
+        _text(self.file, "Aclass", ["Atrajectory", "1.1", "", "binTrans"])
+        _text(self.file, "name", names)
+        _text(self.file, "description", descriptions)
+        _header(self.file, "dataInfo", INT32, 4, self.width)
+        info = np.zeros((self.width, 4), dtype="<i4")
+        info[0] = (0, 1, 0, -1)
+        info[1:, 0], info[1:, 1], info[1:, 3] = 2, np.arange(2, self.width + 1), -1
+        self.file.write(info.tobytes())
+        _header(self.file, "data_1", DOUBLE, 1, 2)
+        self.time_range = self.file.tell()
+        self.file.write(struct.pack("<dd", 0.0, 0.0))
+        self.count_offset = _header(self.file, "data_2", DOUBLE, self.width, 0)
+        self.rows = 0
+        self.first_time: float | None = None
+
+    def write(self, rows: np.ndarray) -> None:
+        if not len(rows):
+            return
+        self.file.write(np.ascontiguousarray(rows, dtype="<f8").tobytes())
+        if self.first_time is None:
+            self.first_time = float(rows[0, 0])
+        self.rows += len(rows)
+        end = self.file.tell()
+        self.file.seek(self.count_offset)
+        self.file.write(struct.pack("<i", self.rows))
+        self.file.seek(self.time_range)
+        self.file.write(struct.pack("<dd", self.first_time, float(rows[-1, 0])))
+        self.file.seek(end)
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
