@@ -85,7 +85,7 @@ class NativeLoop:
         c.set_state = self.ffi.cast("AnyFunction", library.address(f"{prefix}Set{state}"))
         c.driver = component.driver if component.driver is not None else self.ffi.NULL
         c.multiple = component.planned.multiple
-        if component.driver is None and not c.do_step:
+        if component.planned.kind == "CS" and not c.do_step:  # ME components get a driver later
             raise FmuError(f"the binary does not export {prefix}DoStep", component.planned.source)
 
     def _batches(self, entries, n_components: int, field: str):
