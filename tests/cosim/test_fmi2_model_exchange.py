@@ -49,6 +49,6 @@ def analytic_height(t: float) -> float:
 
 def test_fmi2_model_exchange_bouncing_ball(ball2):
     result = api.run(ball2, stop_time=2.0, step_size=0.01, tolerance=1e-8)
-    assert result.columns == ("time", "BouncingBall2.h", "BouncingBall2.v")
+    assert result.values.dtype.names == ("time", "BouncingBall2.h", "BouncingBall2.v")
     expected = [analytic_height(t) for t in result.values["time"]]
     assert np.max(np.abs(result.values["BouncingBall2.h"] - expected)) < 1e-6
