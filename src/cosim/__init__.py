@@ -1,3 +1,17 @@
-"""cosim: an SSP 2.0 co-simulation master for FMI 3.0 and 2.0 FMUs."""
+"""cosim: an SSP 2.0 co-simulation master for FMI 3.0 and 2.0 FMUs.
+
+``cosim.run(path, stop_time=..., step_size=..., parameters={...})``, ``cosim.info(path)`` and
+``cosim.validate(path)`` are the functions behind the ``cosim`` command (see ``cosim.api``).
+"""
 
 __version__ = "0.1.0"
+__all__ = ["run", "info", "validate"]
+
+
+def __getattr__(name: str):
+    # loaded on first use, so that `import cosim` stays cheap for the CLI's other verbs
+    if name in __all__:
+        from cosim import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'cosim' has no attribute '{name}'")
