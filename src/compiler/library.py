@@ -136,7 +136,7 @@ class Library:
     """
 
     def __init__(self):
-        self._roots: dict[str, ClassEntry] = {}
+        self._roots: dict[str, ClassEntry | None] = {}  # None: known not to exist
         self._search: list[Path] = []
 
     def add_stored_definition(self, stored: ast.StoredDefinition, parent: ClassEntry | None
@@ -156,9 +156,8 @@ class Library:
         """A library location: a package folder (with package.mo), a ``.mo`` file, or a folder
         of top-level classes (a MODELICAPATH entry)."""
         path = Path(path)
+        self._roots = {name: entry for name, entry in self._roots.items() if entry is not None}
         if path.is_file():
-            self._search.append(path)
-        elif (path / "package.mo").is_file():
             self._search.append(path)
         elif path.is_dir():
             self._search.append(path)
@@ -167,15 +166,15 @@ class Library:
 
     def root(self, name: str) -> ClassEntry | None:
         """The top-level class ``name``, found lazily along the search path."""
-        entry = self._roots.get(name)
-        if entry is not None:
-            return entry
+        if name in self._roots:
+            return self._roots[name]
+        entry = None
         for location in self._search:
             entry = _root_in(location, name)
             if entry is not None:
-                self._roots[name] = entry
-                return entry
-        return None
+                break
+        self._roots[name] = entry
+        return entry
 
     def lookup(self, dotted: str) -> ClassEntry | None:
         parts = dotted.split(".")

@@ -79,6 +79,8 @@ class Classes:
         self.library = library
         self._infos: dict[int, ClassInfo] = {}
         self._expanding: dict[int, ClassEntry] = {}
+        self._imports: dict[int, tuple] = {}
+        self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
 
     # ------------------------------------------------------------------------ definitions
     def definition(self, entry: ClassEntry, span=None) -> ast.ClassDef:
@@ -270,13 +272,18 @@ class Classes:
         found = self.library.root(name)
         return found if found is not None else BUILTIN_CLASSES.get(name)
 
+    def _imports_of(self, scope: ClassEntry) -> tuple:
+        imports = self._imports.get(id(scope))
+        if imports is None:
+            body = self.definition(scope).body
+            imports = tuple(element for element in body.elements
+                            if isinstance(element, ast.Import)) \
+                if isinstance(body, ast.Composition) else ()
+            self._imports[id(scope)] = imports
+        return imports
+
     def _imported(self, name: str, scope: ClassEntry):
-        body = self.definition(scope).body
-        if not isinstance(body, ast.Composition):
-            return None
-        for element in body.elements:
-            if not isinstance(element, ast.Import):
-                continue
+        for element in self._imports_of(scope):
             path = element.path
             if element.alias == name or (not element.alias and not element.wildcard and
                                          not element.names and path[-1] == name):

@@ -6,6 +6,9 @@ connections turned into equations, functions collected, the model's balance chec
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
+
 from compiler import flat
 from compiler.flatten.algorithms import flatten_algorithm
 from compiler.flatten.balance import check_balance
@@ -30,6 +33,24 @@ def flatten(library, name: str) -> flat.FlatModel:
     FlattenError
         The first problem found, located at its source.
     """
+    with _no_gc():
+        return _flatten(library, name)
+
+
+@contextmanager
+def _no_gc():
+    """Flattening builds many small objects that live until it ends; collections triggered on
+    the way would rescan them again and again (quadratic in the model size)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _flatten(library, name: str) -> flat.FlatModel:
     ctx = Context(library)
     entry = library.lookup(name)
     if entry is None:
@@ -55,8 +76,11 @@ def flatten(library, name: str) -> flat.FlatModel:
     algorithms = [algorithm for algorithm, _, _ in collector.algorithms]
     everything = (tuple(equations), tuple(collector.initial_equations), tuple(algorithms),
                   tuple(algorithm for algorithm, _, _ in collector.initial_algorithms))
-    states, discrete = _states_and_discrete(everything)
-    _check_reinits(everything, states)
+    states, discrete, reinits = _scan(everything)
+    for reinit in reinits:
+        if reinit.var.name not in states:
+            raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
+                               "not appear in der()", reinit.span)
     counts = [(count_equations([eq]), owner) for eq, owner in zip(equations, owners)]
     counts += [(len(assigned), owner) for _, owner, assigned in collector.algorithms]
     check_balance(top, records, counts, name)
@@ -130,30 +154,28 @@ def _binding_equations(records, ctx):
     return equations, owners
 
 
-def _states_and_discrete(everything) -> tuple[set, set]:
-    """Variables under ``der`` and variables assigned in when-clauses."""
-    states, discrete = set(), set()
+def _scan(everything) -> tuple[set, set, list]:
+    """Variables under ``der``, variables assigned in when-clauses, and the reinits."""
+    states, discrete, reinits = set(), set(), []
     for node in nodes(everything):
         kind = type(node)
-        if kind is flat.Call and node.name == "der" and type(node.args[0]) is flat.Var:
-            states.add(node.args[0].name)
+        if kind is flat.Call:
+            if node.name == "der" and type(node.args[0]) is flat.Var:
+                states.add(node.args[0].name)
+        elif kind is flat.Reinit:
+            reinits.append(node)
         elif kind is flat.WhenEquation or kind is flat.WhenStatement:
             for _, body in node.branches:
-                for inner in nodes(body):
-                    if type(inner) is flat.Equation and type(inner.lhs) is flat.Var:
-                        discrete.add(inner.lhs.name)
-                    elif type(inner) is flat.Assign and type(inner.target) is flat.Var:
-                        discrete.add(inner.target.name)
-                    elif type(inner) in (flat.Equation, flat.Assign):
-                        target = inner.lhs if type(inner) is flat.Equation else inner.target
-                        if type(target) is flat.TupleExpr:
-                            discrete.update(item.name for item in target.elements
-                                            if type(item) is flat.Var)
-    return states, discrete
+                discrete.update(_assigned(body))
+    return states, discrete, reinits
 
 
-def _check_reinits(everything, states: set) -> None:
-    for node in nodes(everything):
-        if type(node) is flat.Reinit and node.var.name not in states:
-            raise FlattenError(f"reinit of '{node.var.name}', which is not a state: it does not "
-                               "appear in der()", node.span)
+def _assigned(body) -> list:
+    names = []
+    for inner in nodes(body):
+        kind = type(inner)
+        if kind is flat.Equation or kind is flat.Assign:
+            target = inner.lhs if kind is flat.Equation else inner.target
+            targets = target.elements if type(target) is flat.TupleExpr else (target,)
+            names.extend(item.name for item in targets if type(item) is flat.Var)
+    return names

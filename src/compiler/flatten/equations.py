@@ -179,9 +179,9 @@ def reinit(call: ast.Call, env, span) -> list:
     if target is None or value is None:
         raise FlattenError("reinit() needs a variable and a value", span)
     targets, new = translate(target, env), translate(value, env)
-    pairs = pairs(targets, new, span)
+    matched = pairs(targets, new, span)
     result = []
-    for var, expr in pairs:
+    for var, expr in matched:
         if type(var) is not flat.Var:
             raise FlattenError("the first argument of reinit() must be a variable", target.span)
         result.append(flat.Reinit(var, expr, span))

@@ -6,6 +6,7 @@ values (``float``, ``int``, ``bool``, ``str``, ``flat.EnumConst``, tuples for ar
 """
 from __future__ import annotations
 
+from compiler.flatten import translate as translation
 import math
 import operator
 
@@ -137,12 +138,11 @@ def variable_value(name: str, ctx, structural: bool = False):
         raise FlattenError(f"the value of '{name}' depends on itself", record.span)
     if structural:
         ctx.structural.add(name)
-    from compiler.flatten.translate import variable_binding, attribute_value
     ctx.evaluating.add(name)
     try:
-        source = variable_binding(record)
+        source = translation.variable_binding(record)
         if source is None:
-            source = attribute_value(record, "start")
+            source = translation.attribute_value(record, "start")
         if source is None:
             raise NotEvaluable(f"parameter '{name}' has no value")
         value = evaluate(source, ctx, structural)
@@ -166,9 +166,8 @@ def evaluate_structural(expr, env, what: str, expect=None):
     FlattenError
         ``<what> must be a parameter expression: <reason>`` at the expression, or a type error.
     """
-    from compiler.flatten.translate import translate
     try:
-        value = evaluate(translate(expr, env), env.ctx, structural=True)
+        value = evaluate(translation.translate(expr, env), env.ctx, structural=True)
     except NotEvaluable as error:
         raise FlattenError(f"{what} must be a parameter expression: {error.reason}",
                            expr.span) from None

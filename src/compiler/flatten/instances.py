@@ -7,6 +7,11 @@ may refer to parameters declared after them; a member that needs itself is an er
 """
 from __future__ import annotations
 
+from compiler.flatten import evaluate as evaluation
+from compiler.flatten import names
+from compiler.flatten import translate as translation
+from compiler.flatten.values import shape
+from compiler.library import ClassEntry
 import itertools
 
 from compiler.flatten.classes import ClassInfo
@@ -139,7 +144,6 @@ class Instance:
         sub = self.mod.args.get(name) if self.mod is not None else None
         if sub is not None and sub.redeclare is not None and \
                 isinstance(sub.redeclare[0], ast.ClassDef):
-            from compiler.library import ClassEntry
             element, env = sub.redeclare
             original = self.info.classes.get(name)
             if original is None or not self.ctx.classes.definition(original).replaceable:
@@ -168,9 +172,6 @@ def _member_mod(inst: Instance, member):
 
 def instantiate(inst: Instance, member):
     """Instantiate one declared component of ``inst``."""
-    from compiler.flatten.names import resolve_type
-    from compiler.flatten.evaluate import evaluate_structural
-
     ctx = inst.ctx
     decl, scope = member.decl, member.scope
     mod = _member_mod(inst, member)
@@ -178,13 +179,13 @@ def instantiate(inst: Instance, member):
     if mod is not None and mod.redeclare is not None:
         decl, decl_env, mod = _redeclared(inst, member, mod)
     if decl.condition is not None:
-        if not evaluate_structural(decl.condition, decl_env, "the condition of a component",
+        if not evaluation.evaluate_structural(decl.condition, decl_env, "the condition of a component",
                                    expect=bool):
             return REMOVED
     if decl.inner or decl.outer:
         if decl.outer:
             return _outer(inst, decl)
-    type_entry = resolve_type(inst, decl.type_name, decl_env.scope)
+    type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
     info = ctx.classes.expand(type_entry, decl.type_name.span)
     _check_kind(info, decl)
     variability = _stronger(_stronger(decl.variability, info.variability), inst.variability)
@@ -301,9 +302,6 @@ def _stronger(a: str, b: str) -> str:
 
 
 def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
-    from compiler.flatten.evaluate import evaluate_structural
-    from compiler.flatten.values import shape
-
     expressions = [(dim, env) for dim in decl.dims] + \
         [(dim, Env(env.ctx, None, scope)) for dim, scope in info.dims]
     dims = []
@@ -312,14 +310,13 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
             if mod is None or mod.binding is None:
                 raise FlattenError(f"the size of '{decl.name}' is ':' but it has no binding",
                                    dim.span)
-            from compiler.flatten.translate import binding_value
-            value_shape = shape(binding_value(mod))
+            value_shape = shape(translation.binding_value(mod))
             if position >= len(value_shape):
                 raise FlattenError(f"the binding of '{decl.name}' has too few dimensions",
                                    mod.span)
             dims.append(value_shape[position])
             continue
-        size = evaluate_structural(dim, dim_env, "an array dimension", expect=int)
+        size = evaluation.evaluate_structural(dim, dim_env, "an array dimension", expect=int)
         if size < 0:
             raise FlattenError(f"array dimension is negative ({size})", dim.span)
         dims.append(size)
@@ -335,8 +332,7 @@ def _index_text(index: tuple) -> str:
 
 
 def _register_enumeration(ctx, info: ClassInfo) -> None:
-    from compiler.flatten.names import register_enumeration
-    register_enumeration(ctx, info)
+    names.register_enumeration(ctx, info)
 
 
 index_text = _index_text

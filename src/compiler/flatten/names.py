@@ -6,18 +6,35 @@ literals; classes for type names. Subscripts must be parameter expressions.
 """
 from __future__ import annotations
 
+from compiler.flatten import evaluate as evaluation
+from compiler.flatten import instances
+from compiler.flatten import translate as translation
+from compiler.flatten.context import Env
+from compiler.flatten.modifiers import from_ast
 from compiler import flat
-from compiler.flatten.classes import Member
+from compiler.flatten.classes import BUILTIN_CLASSES, Member
 from compiler.flatten.errors import FlattenError, NotEvaluable
-from compiler.flatten.instances import REMOVED, Instance, VarRecord
-from compiler.flatten.values import RecordValue, ShapeError
-from compiler.lang import ast
+from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
+from compiler.lang import ast, unparse
 from compiler.library import ClassEntry
 
 
-def resolve_type(inst: Instance, type_name: ast.TypeName, scope: ClassEntry) -> ClassEntry:
+def resolve_type(inst, type_name: ast.TypeName, scope: ClassEntry) -> ClassEntry:
     """The class of a component declared in ``inst`` (its redeclared classes come first)."""
     classes = inst.ctx.classes
+    redeclared = inst.mod is not None and type_name.parts[0] in inst.mod.args
+    key = (id(inst.info), id(type_name), id(scope))
+    if not redeclared:
+        found = classes.type_cache.get(key)
+        if found is not None:
+            return found
+    found = _resolve_type(inst, type_name, scope, classes)
+    if not redeclared:
+        classes.type_cache[key] = found
+    return found
+
+
+def _resolve_type(inst, type_name, scope, classes):
     if not type_name.is_global:
         local = inst.class_named(type_name.parts[0])
         if local is not None:
@@ -61,21 +78,20 @@ def resolve(ref: ast.ComponentRef, env):
 
 
 def _text(ref: ast.ComponentRef) -> str:
-    from compiler.lang import unparse
     return unparse(ref)
 
 
 # -------------------------------------------------------------------------- instance parts
 def element_value(element):
     """The value of an instantiated element: a variable, or a record of its fields."""
-    if type(element) is VarRecord:
+    if type(element) is instances.VarRecord:
         return flat.Var(element.name)
     if element.info.kind not in ("record", "connector", "operator record"):
         raise FlattenError(f"'{element.path}' is a {element.info.kind} component, not a value",
                            element.span)
     fields = {}
     for name, node in element.all_members():
-        if node is REMOVED:
+        if node is instances.REMOVED:
             continue
         fields[name] = pick_flat(node.elements, node.dims, [list(range(1, size + 1))
                                                              for size in node.dims])
@@ -101,7 +117,7 @@ def resolve_elements(ref: ast.ComponentRef, env):
 
 def _descend(node, parts, k: int, env, ref, holder, leaf=element_value):
     part = parts[k]
-    if node is REMOVED:
+    if node is instances.REMOVED:
         if leaf is None:
             raise Removed()
         raise FlattenError(f"component '{part.name}' is disabled by its condition and cannot "
@@ -112,7 +128,7 @@ def _descend(node, parts, k: int, env, ref, holder, leaf=element_value):
     following = parts[k + 1]
 
     def step(element):
-        if type(element) is VarRecord:
+        if type(element) is instances.VarRecord:
             raise FlattenError(f"'{element.name}' is a {element.type} variable and has no "
                                f"component '{following.name}'", following.span)
         child = element.member(following.name)
@@ -131,8 +147,6 @@ def _map(function, selected):
 
 def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
     """One entry per dimension: an int (dimension dropped) or a list of ints (kept)."""
-    from compiler.flatten.evaluate import evaluate
-    from compiler.flatten.translate import translate
     subscripts = part.subscripts
     if len(subscripts) > len(dims):
         raise FlattenError(f"wrong number of subscripts for '{name}': {len(subscripts)} given, "
@@ -145,7 +159,8 @@ def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
             selections.append(list(range(1, size + 1)))
             continue
         try:
-            value = evaluate(translate(subscript, env.with_end(size)), env.ctx, structural=True)
+            value = evaluation.evaluate(translation.translate(subscript, env.with_end(size)),
+                                        env.ctx, structural=True)
         except NotEvaluable as error:
             raise FlattenError(f"the subscript of '{name}' must be a parameter expression: "
                                f"{error.reason}", subscript.span) from None
@@ -195,7 +210,6 @@ def pick_nested(value, selections: list):
 
 
 def _value_dims(value) -> tuple:
-    from compiler.flatten.values import shape
     return shape(value)
 
 
@@ -249,7 +263,6 @@ def _literal(info, part, parts, k: int, env):
 
 def register_enumeration(ctx, info) -> None:
     """Record an enumeration type the flat model uses (built-in ones need no declaration)."""
-    from compiler.flatten.classes import BUILTIN_CLASSES
     if info.name in ctx.enumerations or BUILTIN_CLASSES.get(info.name) is info.entry:
         return
     span = ctx.classes.definition(info.entry).span
@@ -258,7 +271,6 @@ def register_enumeration(ctx, info) -> None:
 
 def enumeration_literals(ctx, type_name: str) -> tuple:
     if type_name in ("StateSelect", "AssertionLevel"):
-        from compiler.flatten.classes import BUILTIN_CLASSES
         return ctx.classes.expand(BUILTIN_CLASSES[type_name]).literals
     return ctx.enumerations[type_name].literals
 
@@ -267,18 +279,12 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
     """Parts ``k:`` of a reference whose part ``k`` is a constant of a class (not an instance)."""
     part = parts[k]
     value = package_constant(member, env.ctx, part.span)
-    from compiler.flatten.values import shape
     value = pick_nested(value, _selections(part, shape(value), env, part.name))
     return _fields(value, parts, k + 1, ref)
 
 
 def package_constant(member: Member, ctx, span):
     """The value of a constant declared in a class, evaluated where possible."""
-    from compiler.flatten.context import Env
-    from compiler.flatten.evaluate import evaluate
-    from compiler.flatten.modifiers import from_ast
-    from compiler.flatten.translate import binding_value
-    from compiler.flatten.values import constant, elementwise
     key = (id(member.scope), member.decl.name)
     if key in ctx.constants:
         return ctx.constants[key]
@@ -289,12 +295,12 @@ def package_constant(member: Member, ctx, span):
     mod = from_ast(decl.modification, Env(ctx, None, member.scope))
     if mod is None or mod.binding is None:
         raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
-    value = binding_value(mod)
+    value = translation.binding_value(mod)
     info = ctx.classes.expand(ctx.classes.lookup_class(decl.type_name, member.scope), span)
 
     def fold(item):
         try:
-            result = evaluate(item, ctx)
+            result = evaluation.evaluate(item, ctx)
         except (NotEvaluable, ShapeError):
             return item
         if info.builtin == "Real" and isinstance(result, int) and not isinstance(result, bool):

@@ -7,6 +7,9 @@ comprehensions are expanded (their bounds must be parameter expressions).
 """
 from __future__ import annotations
 
+from compiler.flatten import calls
+from compiler.flatten import evaluate as evaluation
+from compiler.flatten import names
 from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.errors import FlattenError, NotEvaluable
@@ -28,8 +31,7 @@ def _literal(expr, env):
 
 
 def _ref(expr: ast.ComponentRef, env):
-    from compiler.flatten.names import resolve
-    return resolve(expr, env)
+    return names.resolve(expr, env)
 
 
 def _end(expr, env):
@@ -85,7 +87,6 @@ def _binary(expr: ast.Binary, env):
 
 
 def _if(expr: ast.IfExpr, env):
-    from compiler.flatten.evaluate import evaluate
     branches = [(translate(condition, env), value) for condition, value in expr.branches]
     results = [translate(value, env) for _, value in expr.branches] + [translate(expr.else_, env)]
     shapes = {values.shape(result) for result in results}
@@ -93,7 +94,7 @@ def _if(expr: ast.IfExpr, env):
         # Branches of different sizes: the condition must select one now.
         for (condition, _), result in zip(branches, results):
             try:
-                chosen = evaluate(condition, env.ctx, structural=True)
+                chosen = evaluation.evaluate(condition, env.ctx, structural=True)
             except NotEvaluable as error:
                 raise FlattenError("the branches of this if-expression differ in size, so its "
                                    f"condition must be a parameter expression: {error.reason}",
@@ -110,10 +111,10 @@ def _if(expr: ast.IfExpr, env):
 
 
 def _range(expr: ast.Range, env):
-    from compiler.flatten.evaluate import evaluate_structural
-    start = evaluate_structural(expr.start, env, "a range bound")
-    stop = evaluate_structural(expr.stop, env, "a range bound")
-    step = evaluate_structural(expr.step, env, "a range step") if expr.step is not None else 1
+    structural = evaluation.evaluate_structural
+    start = structural(expr.start, env, "a range bound")
+    stop = structural(expr.stop, env, "a range bound")
+    step = structural(expr.step, env, "a range step") if expr.step is not None else 1
     return values.constant(range_values(start, step, stop, expr.span, env.ctx))
 
 
@@ -141,8 +142,7 @@ def _enum_range(start, stop, span, ctx):
 
 
 def enumeration_literals(ctx, type_name):
-    from compiler.flatten.names import enumeration_literals as literals
-    return literals(ctx, type_name)
+    return names.enumeration_literals(ctx, type_name)
 
 
 def _array(expr: ast.ArrayCons, env):
@@ -167,11 +167,10 @@ def comprehension(expr: ast.Comprehension, env):
 
 def iterator_values(index: ast.ForIndex, env) -> tuple:
     """The values a for-index takes; its range must be a parameter expression."""
-    from compiler.flatten.evaluate import evaluate_structural
     if index.range is None:
         raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
                            index.span)
-    value = evaluate_structural(index.range, env, "the range of a for-loop")
+    value = evaluation.evaluate_structural(index.range, env, "the range of a for-loop")
     if type(value) is not tuple:
         raise FlattenError("the range of a for-loop must be an array or a range", index.range.span)
     return values.constant(value)
@@ -189,8 +188,7 @@ def _matrix(expr: ast.MatrixCons, env):
 
 
 def _call(expr: ast.Call, env):
-    from compiler.flatten.calls import translate_call
-    return translate_call(expr, env)
+    return calls.translate_call(expr, env)
 
 
 def _comprehension(expr: ast.Comprehension, env):
@@ -245,7 +243,9 @@ def variable_binding(record):
 def attribute_value(record, name: str):
     """The translated value of attribute ``name`` of a variable (None when not given)."""
     mod = record.mod
-    sub = mod.args.get(name) if mod is not None else None
+    if mod is None or not mod.args:
+        return None
+    sub = mod.args.get(name)
     if sub is None or sub.binding is None:
         return None
     return _scalar_binding(sub, f"attribute '{name}' of '{record.name}'")

@@ -7,26 +7,31 @@ from __future__ import annotations
 
 from dataclasses import fields, is_dataclass
 
-_FIELDS: dict = {}
+from compiler import flat
 
-
-def _child_fields(kind) -> tuple:
-    names = _FIELDS.get(kind)
-    if names is None:
-        names = _FIELDS[kind] = tuple(item.name for item in fields(kind) if item.name != "span")
-    return names
+# Child field names per flat node type; spans and plain values are not walked.
+_FIELDS = {
+    kind: tuple(item.name for item in fields(kind) if item.name != "span")
+    for kind in vars(flat).values() if isinstance(kind, type) and is_dataclass(kind)
+}
+_LEAVES = frozenset({flat.Const, flat.Var, flat.EnumConst})
 
 
 def nodes(root):
     """Every flat node in ``root``, depth first, parents first."""
     stack = [root]
+    pop, push = stack.pop, stack.append
     while stack:
-        item = stack.pop()
-        if type(item) is tuple:
+        item = pop()
+        kind = type(item)
+        if kind is tuple:
             stack.extend(reversed(item))
             continue
-        if not is_dataclass(item):
+        names = _FIELDS.get(kind)
+        if names is None:
             continue
         yield item
-        children = [getattr(item, name) for name in _child_fields(type(item))]
-        stack.extend(reversed(children))
+        if kind in _LEAVES:
+            continue
+        for name in reversed(names):
+            push(getattr(item, name))
