@@ -23,6 +23,8 @@ def expr_text(node) -> str:
         prec = BINARY[node.op]
         left, right = _precedence(node.left), _precedence(node.right)
         left_parens = left < prec or (left == prec and prec in NON_ASSOCIATIVE)
+        if type(node.left) is flat.Const and prec != BINARY["^"]:
+            left_parens = False  # -1 / x reads the same either way
         return f"{_wrap(node.left, left_parens)} {node.op} {_wrap(node.right, right <= prec)}"
     if kind is flat.Unary:
         if node.op == "not":

@@ -107,9 +107,10 @@ def _assign(node: ast.Assign, state: _State) -> list:
         if type(node.value) is not ast.Call:
             raise FlattenError("a list of outputs '(a, b) := ...' needs a function call on the "
                                "right", node.span)
-        result = translate_call(node.value, env, whole=True)
+        result = translate_call(node.value, env, whole="all")
         if type(result) is not CallResult:
-            result = CallResult(result, [()])
+            raise FlattenError("a list of outputs '(a, b) := ...' needs a call of a user "
+                               "function", node.span)
         targets = [None if item is None else _target(item, env) for item in node.target.elements]
         tuple_target = call_targets(result, targets, node.span)
         _note(state, tuple_target.elements)

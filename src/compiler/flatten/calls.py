@@ -27,8 +27,13 @@ class CallResult:
         self.shapes = shapes
 
 
-def translate_call(call: ast.Call, env, whole: bool = False):
-    """The value of a call; with ``whole`` a ``CallResult`` may be returned."""
+def translate_call(call: ast.Call, env, whole=False):
+    """The value of a call.
+
+    ``whole=True``: the call is a whole side of an equation, so a function whose first output
+    is an array gives a ``CallResult``; ``whole="all"``: a user function call always gives a
+    ``CallResult`` with every output (for ``(a, b) = f(x)``).
+    """
     from compiler.flatten.builtins import BUILTINS
     func = call.func
     if not func.is_global and len(func.parts) == 1:
@@ -104,7 +109,9 @@ def _user_call(entry, info, call: ast.Call, env, whole: bool):
     shapes = _output_shapes(entry, info, header, bound, call, env)
     if not shapes:
         raise FlattenError(f"function {header.name} has no output, so it has no value", call.span)
-    if len(shapes) == 1 and shapes[0] == () or not whole and shapes[0] == ():
+    if whole == "all":
+        return CallResult(result, shapes)
+    if shapes[0] == ():
         return result
     if not whole:
         raise FlattenError(f"function {header.name} returns an array: its call must be the "

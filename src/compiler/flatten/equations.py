@@ -222,9 +222,10 @@ def tuple_equation(lhs: ast.TupleExpr, rhs, env, span) -> flat.Equation:
     if type(rhs) is not ast.Call:
         raise FlattenError("a list of outputs '(a, b) = ...' needs a function call on the "
                            "right", span)
-    right = translate_call(rhs, env, whole=True)
+    right = translate_call(rhs, env, whole="all")
     if type(right) is not CallResult:
-        right = CallResult(right, [()])
+        raise FlattenError("a list of outputs '(a, b) = ...' needs a call of a user function",
+                           span)
     targets = [None if item is None else translate(item, env) for item in lhs.elements]
     return flat.Equation(call_targets(right, targets, span), right.call, span)
 

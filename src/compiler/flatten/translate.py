@@ -88,6 +88,12 @@ def _binary(expr: ast.Binary, env):
 
 def _if(expr: ast.IfExpr, env):
     branches = [(translate(condition, env), value) for condition, value in expr.branches]
+    if all(_literal_only(condition) for condition, _ in branches):
+        # Literal conditions (for-loop indices substituted): pick the branch now.
+        for condition, value in branches:
+            if evaluation.evaluate(condition, env.ctx) is True:
+                return translate(value, env)
+        return translate(expr.else_, env)
     results = [translate(value, env) for _, value in expr.branches] + [translate(expr.else_, env)]
     shapes = {values.shape(result) for result in results}
     if len(shapes) > 1:
@@ -108,6 +114,18 @@ def _if(expr: ast.IfExpr, env):
             raise FlattenError("the condition of an if-expression must be a scalar", expr.span)
         result = values.elementwise2(lambda a, b, c=condition: flat.IfExpr(c, a, b), value, result)
     return result
+
+
+def _literal_only(value) -> bool:
+    """Whether a value is built from literals alone (no variables, no calls)."""
+    kind = type(value)
+    if kind is flat.Const or kind is flat.EnumConst:
+        return True
+    if kind is flat.Binary:
+        return _literal_only(value.left) and _literal_only(value.right)
+    if kind is flat.Unary:
+        return _literal_only(value.operand)
+    return False
 
 
 def _range(expr: ast.Range, env):
