@@ -88,9 +88,15 @@ class CheckSummary:
     functions: int
 
     def __str__(self) -> str:
-        return (f"{self.model}: {self.variables} variables ({self.states} states), "
-                f"{self.equations} equations, {self.parameters} parameters, {self.inputs} "
-                f"inputs, {self.outputs} outputs, {self.functions} functions")
+        counts = [_count(self.variables, "variable") + f" ({_count(self.states, 'state')})",
+                  _count(self.equations, "equation"), _count(self.parameters, "parameter"),
+                  _count(self.inputs, "input"), _count(self.outputs, "output"),
+                  _count(self.functions, "function")]
+        return f"{self.model}: " + ", ".join(counts)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def check(path, model: str | None = None, libs=(), environ=None) -> CheckSummary:

@@ -70,6 +70,7 @@ class ClassEntry:
             if self.directory is not None:
                 for name, entry in _directory_entries(self.directory, self).items():
                     self._children.setdefault(name, entry)
+                self._children = _ordered(self._children, self.directory)
         return self._children
 
     def child(self, name: str) -> ClassEntry | None:
@@ -88,8 +89,7 @@ def _package_file(directory: Path, parent: ClassEntry | None) -> ClassEntry:
 
 
 def _directory_entries(directory: Path, parent: ClassEntry | None) -> dict[str, ClassEntry]:
-    """Classes stored as ``Name.mo`` files and ``Name/`` folders of a directory, in
-    ``package.order`` order where there is one."""
+    """Classes stored as ``Name.mo`` files and ``Name/`` folders of a directory."""
     entries = {}
     try:
         names = sorted(os.listdir(directory))
@@ -102,12 +102,17 @@ def _directory_entries(directory: Path, parent: ClassEntry | None) -> dict[str, 
             entries[name] = ClassEntry(name, parent, load=lambda p=path, n=name: _load_class(p, n))
         elif path.is_dir() and item.isidentifier():
             entries[item] = _package_file(path, parent)
-    order_file = directory / "package.order"
-    if order_file.is_file():
-        order = [line.strip() for line in order_file.read_text(encoding="utf-8").splitlines()]
-        ranked = {name: rank for rank, name in enumerate(order) if name}
-        entries = dict(sorted(entries.items(), key=lambda item: ranked.get(item[0], len(ranked))))
     return entries
+
+
+def _ordered(entries: dict, directory: Path) -> dict:
+    """``entries`` in the order of the directory's ``package.order`` (others after)."""
+    order_file = directory / "package.order"
+    if not order_file.is_file():
+        return entries
+    order = [line.strip() for line in read_source(order_file).splitlines()]
+    ranked = {name: rank for rank, name in enumerate(order) if name}
+    return dict(sorted(entries.items(), key=lambda item: ranked.get(item[0], len(ranked))))
 
 
 def read_source(path: Path) -> str:
