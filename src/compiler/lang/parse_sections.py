@@ -20,9 +20,13 @@ class SectionParser(ExpressionParser):
 
     def _close(self, keyword: str, what: str, start: int) -> None:
         """Consume ``end <keyword>`` closing a construct opened at token ``start``."""
-        if self.kinds[self.pos] != "end" or self.kinds[self.pos + 1] != keyword:
-            raise self.unexpected(f"'end {keyword}' to close {what} opened at {self.where(start)}")
-        self.pos += 2
+        pos = self.pos
+        if self.kinds[pos] != "end" or self.kinds[pos + 1] != keyword:
+            found = (f"'end {self.texts[pos + 1]}'" if self.kinds[pos] == "end" and
+                     self.kinds[pos + 1] != "EOF" else self.describe(pos))
+            raise self.error(f"expected 'end {keyword}' to close {what} opened at "
+                             f"{self.where(start)}, found {found}")
+        self.pos = pos + 2
 
     def _finish(self, node_type, start: int, *fields):
         description, annotation = self.comment()
