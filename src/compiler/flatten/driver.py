@@ -6,9 +6,6 @@ connections turned into equations, functions collected, the model's balance chec
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-
 from compiler import flat
 from compiler.flatten.algorithms import flatten_algorithm
 from compiler.flatten.balance import check_balance
@@ -21,6 +18,7 @@ from compiler.flatten.instances import REMOVED, Instance
 from compiler.flatten.variables import annotation_info, flat_variable
 from compiler.flatten.translate import variable_binding
 from compiler.flatten.walk import nodes
+from compiler.lang.gcpause import paused_gc
 
 _TOP_KINDS = frozenset({"model", "block", "class"})
 
@@ -33,21 +31,8 @@ def flatten(library, name: str) -> flat.FlatModel:
     FlattenError
         The first problem found, located at its source.
     """
-    with _no_gc():
+    with paused_gc():
         return _flatten(library, name)
-
-
-@contextmanager
-def _no_gc():
-    """Flattening builds many small objects that live until it ends; collections triggered on
-    the way would rescan them again and again (quadratic in the model size)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _flatten(library, name: str) -> flat.FlatModel:

@@ -1,15 +1,16 @@
 """Modelica lexer: source text -> parallel token lists.
 
-One compiled master regular expression (``findall``, so the scanning loop runs in C); token
-kinds come from a table over the distinct token texts and positions from numpy over the token
-lengths. Keywords and operators are their own kind (the text), everything else ``IDENT``,
-``INT``, ``REAL`` or ``STRING``. The last token is always ``EOF``.
+One compiled master regular expression whose matches tile the whole text (white space and
+comments are matches too, so ``findall`` runs the scanning loop in C and lengths give
+offsets); token kinds come from a table over the distinct texts, and lines and columns from
+numpy over the offsets. Keywords and operators are their own kind (the text), everything else
+``IDENT``, ``INT``, ``REAL`` or ``STRING``. The last tokens are ``EOF``.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import chain
+from itertools import compress
 
 import numpy as np
 
@@ -24,22 +25,26 @@ operator or outer output package parameter partial protected public pure record 
 replaceable return stream then true type when while within
 """.split())
 
-# One match per token: (skipped white space and comments, token). The token alternatives are
-# tried in order; the last ones catch what starts no valid token so that nothing is skipped.
+# Every match is a piece of the text: white space, a comment, a token, or (last) one character
+# that starts no token, so that nothing is skipped and offsets add up.
 _MASTER = re.compile(r"""
-  ((?:[ \t\r\n\f\v]++|//[^\n]*+|/\*.*?\*/)*+)
-  ( [A-Za-z_][A-Za-z0-9_]*+
-  | '(?:[^'\\\n]|\\.)*+'
-  | [0-9]++(?:\.[0-9]*+)?+(?:[eE][+-]?[0-9]++)?+
-  | "(?:[^"\\]|\\.)*+"
+    [ \t\r\n\f\v]+
+  | [A-Za-z_][A-Za-z0-9_]*
+  | [0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?
+  | //[^\n]*
+  | /\*.*?\*/
   | /\*
-  | \.[-+*/^]|<=|>=|==|<>|:=|[-+*/^<>=(),;:.\[\]{}]
-  | . )
+  | "(?:[^"\\]|\\.)*"
+  | '(?:[^'\\\n]|\\.)*'
+  | \.[-+*/^] | <= | >= | == | <> | :=
+  | [-+*/^<>=(),;:.\[\]{}]
+  | .
 """, re.VERBOSE | re.DOTALL)
 
 _OPERATORS = frozenset(".+ .- .* ./ .^ <= >= == <> := + - * / ^ < > = ( ) , ; : . [ ] { }".split())
 _BAD_MESSAGES = {"/*": "unterminated comment", '"': "unterminated string",
                  "'": "unterminated quoted identifier"}
+_SKIP = "SKIP"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +69,10 @@ def _kind(text: str) -> str:
         return text if text in KEYWORDS else "IDENT"
     if first.isdigit():
         return "REAL" if ("." in text or "e" in text or "E" in text) else "INT"
-    if first == "'" and len(text) > 1 and text.endswith("'"):
+    if first in " \t\r\n\f\v" or text.startswith("//") or (
+            text.startswith("/*") and len(text) > 3 and text.endswith("*/")):
+        return _SKIP
+    if first == "'" and len(text) > 1:
         return "IDENT"
     if first == '"' and len(text) > 1:
         return "STRING"
@@ -74,44 +82,56 @@ def _kind(text: str) -> str:
 
 
 def tokenize(text: str, file: str = "<string>") -> Tokens:
-    """Split Modelica source into tokens (the last one is ``EOF``).
+    """Split Modelica source into tokens (the last ones are ``EOF``).
 
     Raises
     ------
     ParseError
         On a character that starts no token, or an unterminated string or comment.
     """
-    pairs = _MASTER.findall(text)
-    pieces = list(chain.from_iterable(pairs))
-    texts = pieces[1::2]
-    kind_of = {value: _kind(value) for value in set(texts)}
-    kinds = list(map(kind_of.__getitem__, texts))
+    pieces = _MASTER.findall(text)
+    kind_of = {piece: _kind(piece) for piece in set(pieces)}
+    all_kinds = list(map(kind_of.__getitem__, pieces))
+    keep = [kind != _SKIP for kind in all_kinds]
+    kinds = list(compress(all_kinds, keep))
+    texts = list(compress(pieces, keep))
     lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-    offsets = np.cumsum(lengths)
-    ends = offsets[1::2]                      # one past each token's last character
-    starts = ends - lengths[1::2]
-    newlines = np.array([-1] + [m.start() for m in _NEWLINE.finditer(text)], dtype=np.int64)
+    mask = np.array(keep, dtype=bool)
+    ends = np.cumsum(lengths)[mask]           # one past each token's last character
+    starts = ends - lengths[mask]
+    newlines = _newlines(text)
     start_lines = np.searchsorted(newlines, starts, side="right")
     end_lines = np.searchsorted(newlines, ends - 1, side="right")
-    start_cols = starts - newlines[start_lines - 1]
-    end_cols = ends - 1 - newlines[end_lines - 1]
-    eof_line = len(newlines)
-    eof_col = len(text) - int(newlines[-1])
+    before = np.concatenate(([-1], newlines))  # offset of the newline ending the previous line
+    start_cols = starts - before[start_lines]
+    end_cols = ends - 1 - before[end_lines]
+    eof_line = len(newlines) + 1
+    eof_col = len(text) - int(before[-1])
     # Several EOF tokens, so that the parser's fixed lookahead never runs off the end.
     pad = _EOF_PADDING
     tokens = Tokens(file, kinds + ["EOF"] * pad, texts + [""] * pad,
-                    start_lines.tolist() + [eof_line] * pad, start_cols.tolist() + [eof_col] * pad,
-                    end_lines.tolist() + [eof_line] * pad, end_cols.tolist() + [eof_col] * pad)
+                    (start_lines + 1).tolist() + [eof_line] * pad,
+                    start_cols.tolist() + [eof_col] * pad,
+                    (end_lines + 1).tolist() + [eof_line] * pad,
+                    end_cols.tolist() + [eof_col] * pad)
     if "BAD" in kind_of.values():
         index = kinds.index("BAD")
         bad = texts[index]
         message = _BAD_MESSAGES.get(bad, f"unexpected character {bad!r}")
-        col = tokens.cols[index]
-        raise ParseError(message, Span(file, tokens.lines[index], col, tokens.lines[index], col))
+        line, col = tokens.lines[index], tokens.cols[index]
+        raise ParseError(message, Span(file, line, col, line, col))
     return tokens
 
 
-_NEWLINE = re.compile("\n")
+def _newlines(text: str) -> np.ndarray:
+    """Offsets of the newline characters of ``text``."""
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    else:
+        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    return np.flatnonzero(codes == 10)
+
+
 _EOF_PADDING = 4
 _ESCAPES = {"'": "'", '"': '"', "?": "?", "\\": "\\", "a": "\a", "b": "\b", "f": "\f",
             "n": "\n", "r": "\r", "t": "\t", "v": "\v"}

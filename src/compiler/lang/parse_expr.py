@@ -1,9 +1,11 @@
 """Grammar rules for expressions, names, subscripts, modifications and comments.
 
 A precedence-climbing loop over ``compiler.lang.precedence`` replaces the grammar's chain of
-one rule per level, which keeps parsing fast. A sign or ``not`` right after a binary operator
-(``a * -b``) is accepted, as most tools do, and means the same as with parentheses. A minus
-sign directly before a number makes a negative literal (except before ``^``).
+one rule per level. A sign or ``not`` right after a binary operator (``a * -b``) is accepted,
+as most tools do, and means the same as with parentheses. A minus sign directly before a
+number makes a negative literal (except before ``^``). The rules are written for speed: the
+common one-token expressions and array constructors are recognised before the general
+machinery runs, and spans are built inline.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from compiler.lang.fastnew import fast_constructor
 from compiler.lang.lexer import decode_string
 from compiler.lang.precedence import (ADDITIVE, BINARY, MULTIPLICATIVE, NON_ASSOCIATIVE, NOT,
                                       OR, RELATION)
-from compiler.lang.stream import TokenStream
+from compiler.lang.stream import TokenStream, make_span
 
 _CLASS_KEYWORDS = frozenset({"class", "model", "record", "block", "connector", "type", "package",
                              "function", "operator", "expandable", "partial", "encapsulated",
@@ -22,7 +24,6 @@ _CLASS_KEYWORDS = frozenset({"class", "model", "record", "block", "connector", "
 _CALLABLE_KEYWORDS = frozenset({"der", "initial", "pure"})
 _REF_CONTINUES = frozenset({".", "["})
 _POWER = frozenset({"^", ".^"})
-
 
 # Tokens after which an expression cannot continue: lets one-token expressions skip the
 # precedence machinery.
@@ -37,8 +38,14 @@ _RefPart = fast_constructor(ast.RefPart)
 _ComponentRef = fast_constructor(ast.ComponentRef)
 _IntLit = fast_constructor(ast.IntLit)
 _RealLit = fast_constructor(ast.RealLit)
+_StrLit = fast_constructor(ast.StrLit)
+_BoolLit = fast_constructor(ast.BoolLit)
 _ElementMod = fast_constructor(ast.ElementMod)
 _Modification = fast_constructor(ast.Modification)
+_ArrayCons = fast_constructor(ast.ArrayCons)
+_Call = fast_constructor(ast.Call)
+_NamedArg = fast_constructor(ast.NamedArg)
+_TypeName = fast_constructor(ast.TypeName)
 
 
 class ExpressionParser(TokenStream):
@@ -49,18 +56,30 @@ class ExpressionParser(TokenStream):
         kinds = self.kinds
         pos = self.pos
         kind = kinds[pos]
-        if kind == "IDENT" or kind in _LITERALS:
-            # Most expressions are one primary; only then look for operators.
-            if kind == "IDENT" and kinds[pos + 1] in _CLOSERS:
+        if kinds[pos + 1] in _CLOSERS:
+            # Most expressions are one token.
+            if kind == "IDENT":
                 self.pos = pos + 1
-                span = self.token_span(pos)
+                span = make_span(self.file, self.lines[pos], self.cols[pos],
+                                 self.end_lines[pos], self.end_cols[pos])
                 return _ComponentRef((_RefPart(self.texts[pos], (), span),), False, span)
+            if kind in _LITERALS:
+                self.pos = pos + 1
+                return self.literal(kind, self.texts[pos], make_span(
+                    self.file, self.lines[pos], self.cols[pos], self.end_lines[pos],
+                    self.end_cols[pos]))
+        if kind == "-" and kinds[pos + 1] in _NUMBERS and kinds[pos + 2] in _CLOSERS:
+            return self._prefixed(kind, pos, OR)
+        if kind == "{":
+            left = self.array_constructor()
+            if kinds[self.pos] in _CLOSERS:
+                return left
+            return self.simple_expression(self.binary(OR, left, pos), pos)
+        if kind == "IDENT" or kind in _LITERALS:
             left = self.primary()
             if kinds[self.pos] in _CLOSERS:
                 return left
             return self.simple_expression(self.binary(OR, left, pos), pos)
-        if kind == "-" and kinds[pos + 2] in _CLOSERS and kinds[pos + 1] in _NUMBERS:
-            return self._prefixed(kind, pos, OR)
         if kind == "if":
             return self.if_expression()
         return self.simple_expression()
@@ -120,7 +139,8 @@ class ExpressionParser(TokenStream):
             # A negative number is one literal; ``-2^2`` stays ``-(2^2)``.
             self.pos = start + 2
             text = self.texts[start + 1]
-            span = self.span_from(start)
+            span = make_span(self.file, self.lines[start], self.cols[start],
+                             self.end_lines[start + 1], self.end_cols[start + 1])
             return (_IntLit(-int(text), span) if kinds[start + 1] == "INT"
                     else _RealLit(-float(text), span))
         if kind == "not":
@@ -140,15 +160,15 @@ class ExpressionParser(TokenStream):
         if kind in _LITERALS:
             self.pos = pos + 1
             return self.literal(kind, self.texts[pos], self.token_span(pos))
+        if kind == "{":
+            return self.array_constructor()
+        if kind == "(":
+            return self.parenthesized()
         if kind in _CALLABLE_KEYWORDS and self.kinds[pos + 1] == "(":
             self.pos = pos + 1
             span = self.token_span(pos)
             ref = _ComponentRef((_RefPart(kind, (), span),), False, span)
             return self.call_args(ref, pos)
-        if kind == "(":
-            return self.parenthesized()
-        if kind == "{":
-            return self.array_constructor()
         if kind == "[":
             return self.matrix_constructor()
         if kind == "end":
@@ -163,8 +183,8 @@ class ExpressionParser(TokenStream):
         if kind == "REAL":
             return _RealLit(float(text), span)
         if kind == "STRING":
-            return ast.StrLit(decode_string(text), span)
-        return ast.BoolLit(kind == "true", span)
+            return _StrLit(decode_string(text), span)
+        return _BoolLit(kind == "true", span)
 
     def parenthesized(self) -> ast.Expr:
         start = self.expect("(")
@@ -182,21 +202,28 @@ class ExpressionParser(TokenStream):
         return ast.TupleExpr(tuple(elements), self.span_from(start))
 
     def array_constructor(self) -> ast.Expr:
-        start = self.expect("{")
-        if self.accept("}"):
-            return ast.ArrayCons((), self.span_from(start))
+        kinds = self.kinds
+        start = self.pos
+        self.pos = start + 1
+        if kinds[start + 1] == "}":
+            self.pos = start + 2
+            return _ArrayCons((), self.span_from(start))
         first = self.expression()
-        if self.kinds[self.pos] == "for":
+        if kinds[self.pos] == "for":
             comprehension = self.comprehension(first)
             self.close("}", start, "'{'")
-            return ast.ArrayCons((comprehension,), self.span_from(start))
+            return _ArrayCons((comprehension,), self.span_from(start))
         elements = [first]
-        kinds = self.kinds
         while kinds[self.pos] == ",":
             self.pos += 1
             elements.append(self.expression())
-        self.close("}", start, "'{'")
-        return ast.ArrayCons(tuple(elements), self.span_from(start))
+        end = self.pos
+        if kinds[end] != "}":
+            self.close("}", start, "'{'")
+        self.pos = end + 1
+        return _ArrayCons(tuple(elements), make_span(
+            self.file, self.lines[start], self.cols[start], self.end_lines[end],
+            self.end_cols[end]))
 
     def matrix_constructor(self) -> ast.MatrixCons:
         start = self.expect("[")
@@ -232,23 +259,23 @@ class ExpressionParser(TokenStream):
         kinds = self.kinds
         if kinds[self.pos] != ")":
             while True:
-                if kinds[self.pos] == "IDENT" and kinds[self.pos + 1] == "=":
-                    arg_start = self.pos
-                    name = self.ident()
-                    self.pos += 1
-                    named.append(ast.NamedArg(name, self.function_argument(),
-                                              self.span_from(arg_start)))
+                pos = self.pos
+                if kinds[pos] == "IDENT" and kinds[pos + 1] == "=":
+                    self.pos = pos + 2
+                    value = self.function_argument()
+                    named.append(_NamedArg(self.texts[pos], value, self.span_from(pos)))
                 elif named:
                     raise self.unexpected("a named argument (positional arguments come first)")
                 else:
                     args.append(self.function_argument())
-                    if not named and len(args) == 1 and kinds[self.pos] == "for":
+                    if len(args) == 1 and kinds[self.pos] == "for":
                         args[0] = self.comprehension(args[0])
                         break
-                if not self.accept(","):
+                if kinds[self.pos] != ",":
                     break
+                self.pos += 1
         self.close(")", open_, "the argument list")
-        return ast.Call(func, tuple(args), tuple(named), self.span_from(start))
+        return _Call(func, tuple(args), tuple(named), self.span_from(start))
 
     def function_argument(self) -> ast.Expr:
         if self.kinds[self.pos] == "function":
@@ -277,12 +304,16 @@ class ExpressionParser(TokenStream):
 
     def type_name(self) -> ast.TypeName:
         start = self.pos
+        kinds = self.kinds
+        if kinds[start] == "IDENT" and kinds[start + 1] != ".":
+            self.pos = start + 1
+            return _TypeName((self.texts[start],), False, self.token_span(start))
         is_global = self.accept(".")
         parts = [self.ident("a type name")]
-        while self.kinds[self.pos] == "." and self.kinds[self.pos + 1] == "IDENT":
+        while kinds[self.pos] == "." and kinds[self.pos + 1] == "IDENT":
             self.pos += 1
             parts.append(self.ident())
-        return ast.TypeName(tuple(parts), is_global, self.span_from(start))
+        return _TypeName(tuple(parts), is_global, self.span_from(start))
 
     def subscripts(self) -> tuple:
         start = self.expect("[")
@@ -316,13 +347,16 @@ class ExpressionParser(TokenStream):
         return None
 
     def class_modification(self) -> tuple:
+        kinds = self.kinds
         open_ = self.expect("(")
         arguments = []
-        if self.kinds[self.pos] != ")":
+        if kinds[self.pos] != ")":
+            argument = self.argument
             while True:
-                arguments.append(self.argument())
-                if not self.accept(","):
+                arguments.append(argument())
+                if kinds[self.pos] != ",":
                     break
+                self.pos += 1
         self.close(")", open_, "the modification")
         return tuple(arguments)
 
@@ -349,8 +383,8 @@ class ExpressionParser(TokenStream):
             name.append(self.ident())
         modification = self.modification()
         description = self.string_comment()
-        return ast.ElementMod(tuple(name), modification, each, final, description,
-                              self.span_from(start))
+        return _ElementMod(tuple(name), modification, each, final, description,
+                           self.span_from(start))
 
     def redeclared_element(self):
         """The short class or single component after ``redeclare``/``replaceable``."""
@@ -359,7 +393,7 @@ class ExpressionParser(TokenStream):
         else:
             element = self.component_clause(single=True)[0]
         if self.kinds[self.pos] == "constrainedby":
-            element = _with_constraint(element, self.constraint())
+            element = replace(element, constraint=self.constraint())
         return element
 
     # ----------------------------------------------------------------------- comments
@@ -377,14 +411,10 @@ class ExpressionParser(TokenStream):
         start = self.pos
         if not self.accept("annotation"):
             return None
-        return ast.Modification(self.class_modification(), None, self.span_from(start))
+        return _Modification(self.class_modification(), None, self.span_from(start))
 
     def comment(self) -> tuple[str, ast.Modification | None]:
         kind = self.kinds[self.pos]
         if kind != "STRING" and kind != "annotation":
             return "", None
         return self.string_comment(), self.annotation()
-
-
-def _with_constraint(element, constraint):
-    return replace(element, constraint=constraint)

@@ -6,12 +6,11 @@ holds classes, elements and the entry points. Any failure is a ``ParseError`` wi
 """
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import replace
 
 from compiler.lang import ast
 from compiler.lang.errors import ParseError
+from compiler.lang.gcpause import paused_gc
 from compiler.lang.lexer import tokenize
 from compiler.lang.parse_sections import SectionParser
 
@@ -27,26 +26,14 @@ def parse(text: str, file: str = "<string>") -> ast.StoredDefinition:
     ParseError
         The first syntax error, located at the offending token.
     """
-    parser = Parser(text, file)
-    return parser.guarded(parser.stored_definition)
-
-
-@contextmanager
-def _no_gc():
-    """Pause cyclic garbage collection: the parser allocates many small acyclic objects, and
-    collections triggered by allocation counts would rescan the growing tree again and again."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    with paused_gc():
+        parser = Parser(tokenize(text, file))
+        return parser.guarded(parser.stored_definition)
 
 
 def parse_expression(text: str, file: str = "<string>") -> ast.Expr:
     """Parse a single expression (used by tests and tools)."""
-    parser = Parser(text, file)
+    parser = Parser(tokenize(text, file))
 
     def whole():
         expr = parser.expression()
@@ -58,16 +45,10 @@ def parse_expression(text: str, file: str = "<string>") -> ast.Expr:
 class Parser(SectionParser):
     """Classes, elements, and the stored-definition entry rule."""
 
-    def __init__(self, text: str, file: str):
-        with _no_gc():
-            tokens = tokenize(text, file)
-        super().__init__(tokens)
-
     def guarded(self, rule):
         """Run a rule; turn runaway nesting into a located ParseError."""
         try:
-            with _no_gc():
-                return rule()
+            return rule()
         except RecursionError:
             raise self.error("nesting too deep") from None
 
