@@ -205,3 +205,22 @@ def test_unparse_round_trip_over_the_corpus(index):
         assert parse(unparse(tree), "U.mo") == tree
         checked += 1
     assert checked > 0
+
+
+def test_fast_constructors_build_ordinary_instances():
+    import dataclasses
+
+    from compiler.lang.fastnew import fast_constructor
+
+    span = Span("F.mo", 1, 2, 3, 4)
+    for cls in vars(ast).values():
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            continue
+        values = [f"v{i}" for i, _ in enumerate(dataclasses.fields(cls))]
+        made = fast_constructor(cls)(*values)
+        assert type(made) is cls and made == cls(*values)
+        assert [getattr(made, field.name) for field in dataclasses.fields(cls)] == values
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.span = span
+    made_span = fast_constructor(Span)("F.mo", 1, 2, 3, 4)
+    assert made_span == span and hash(made_span) == hash(span) and str(made_span) == "F.mo:1:2"

@@ -1,9 +1,17 @@
 """Fast constructors for frozen slotted dataclasses, for the parser's hot path.
 
-A frozen dataclass's ``__init__`` goes through ``object.__setattr__`` once per field; the
-function made here writes the slots directly, which halves the cost of building a node.
-The result is indistinguishable from a normally constructed instance (no ``__post_init__``
-is involved in these classes).
+Input: a frozen ``slots=True`` dataclass. Output: a function with the class's positional
+signature and defaults that returns an instance equal to ``cls(...)``.
+
+Why: a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, and
+calling a slot descriptor's ``__set__`` directly still costs a C call with a fresh argument
+tuple per field; together that is most of the cost of building an AST node. Here the fields
+are stored into an instance of a plain *twin* class with the same ``__slots__`` (ordinary,
+specialized attribute stores), and the instance is then given its real class by ``__class__``
+assignment, which CPython allows between classes of identical layout and checks when it
+happens. The result is indistinguishable from a normally constructed instance (these classes
+have no ``__post_init__``). Where the interpreter refuses the class switch, the slower
+descriptor-based constructor is used instead.
 """
 from __future__ import annotations
 
@@ -11,19 +19,43 @@ from dataclasses import MISSING, fields
 
 
 def fast_constructor(cls):
-    """A function with ``cls``'s positional signature and defaults that builds an instance."""
-    params, body, namespace = [], [], {"_new": object.__new__, "_cls": cls}
+    """A function ``make(*fields)`` building an instance of the frozen dataclass ``cls``."""
+    names = [item.name for item in fields(cls)]
+    if any(item.default_factory is not MISSING for item in fields(cls)) or \
+            tuple(getattr(cls, "__slots__", ())) != tuple(names):
+        raise TypeError(f"{cls.__name__} is not a slotted dataclass without default factories")
+    twin = type(f"_Building{cls.__name__}", (), {"__slots__": tuple(names)})
+    namespace = {"_new": object.__new__, "_cls": cls, "_twin": twin}
+    params = []
     for index, item in enumerate(fields(cls)):
         if item.default is not MISSING:
             namespace[f"_default{index}"] = item.default
             params.append(f"{item.name}=_default{index}")
         else:
             params.append(item.name)
-        namespace[f"_set_{item.name}"] = cls.__dict__[item.name].__set__
-        body.append(f"    _set_{item.name}(obj, {item.name})")
-    source = (f"def make({', '.join(params)}):\n    obj = _new(_cls)\n" + "\n".join(body) +
-              "\n    return obj\n")
-    exec(source, namespace)  # the same technique dataclasses uses to build __init__
+    body = "".join(f"    obj.{name} = {name}\n" for name in names)
+    source = (f"def make({', '.join(params)}):\n    obj = _new(_twin)\n{body}"
+              "    obj.__class__ = _cls\n    return obj\n")
+    exec(source, namespace)  # the technique dataclasses itself uses to build __init__
+    make = namespace["make"]
+    try:
+        probe = make(*([None] * len(names)))
+    except TypeError:
+        return _descriptor_constructor(cls, params, namespace)
+    if type(probe) is not cls:
+        return _descriptor_constructor(cls, params, namespace)
+    make.__name__ = make.__qualname__ = f"make_{cls.__name__}"
+    return make
+
+
+def _descriptor_constructor(cls, params, namespace):
+    """The portable fallback: write each slot through its member descriptor."""
+    names = [item.name for item in fields(cls)]
+    for name in names:
+        namespace[f"_set_{name}"] = cls.__dict__[name].__set__
+    body = "".join(f"    _set_{name}(obj, {name})\n" for name in names)
+    source = f"def make({', '.join(params)}):\n    obj = _new(_cls)\n{body}    return obj\n"
+    exec(source, namespace)
     make = namespace["make"]
     make.__name__ = make.__qualname__ = f"make_{cls.__name__}"
     return make

@@ -65,11 +65,20 @@ class ExpressionParser(TokenStream):
                 return _ComponentRef((_RefPart(self.texts[pos], (), span),), False, span)
             if kind in _LITERALS:
                 self.pos = pos + 1
-                return self.literal(kind, self.texts[pos], make_span(
-                    self.file, self.lines[pos], self.cols[pos], self.end_lines[pos],
-                    self.end_cols[pos]))
-        if kind == "-" and kinds[pos + 1] in _NUMBERS and kinds[pos + 2] in _CLOSERS:
-            return self._prefixed(kind, pos, OR)
+                span = make_span(self.file, self.lines[pos], self.cols[pos],
+                                 self.end_lines[pos], self.end_cols[pos])
+                if kind == "INT":
+                    return _IntLit(int(self.texts[pos]), span)
+                return self.literal(kind, self.texts[pos], span)
+        if kind == "-" and kinds[pos + 2] in _CLOSERS:
+            number = kinds[pos + 1]
+            if number == "INT" or number == "REAL":
+                self.pos = pos + 2
+                text = self.texts[pos + 1]
+                span = make_span(self.file, self.lines[pos], self.cols[pos],
+                                 self.end_lines[pos + 1], self.end_cols[pos + 1])
+                return (_IntLit(-int(text), span) if number == "INT"
+                        else _RealLit(-float(text), span))
         if kind == "{":
             left = self.array_constructor()
             if kinds[self.pos] in _CLOSERS:
@@ -128,7 +137,10 @@ class ExpressionParser(TokenStream):
                 return left
             self.pos += 1
             right = self.binary(prec + 1)
-            left = _Binary(op, left, right, self.span_from(start))
+            end = self.pos - 1
+            left = _Binary(op, left, right, make_span(
+                self.file, self.lines[start], self.cols[start], self.end_lines[end],
+                self.end_cols[end]))
             if prec in NON_ASSOCIATIVE and BINARY.get(kinds[self.pos]) == prec:
                 raise self.error(f"'{kinds[self.pos]}' cannot follow '{op}' without parentheses")
 
@@ -214,9 +226,20 @@ class ExpressionParser(TokenStream):
             self.close("}", start, "'{'")
             return _ArrayCons((comprehension,), self.span_from(start))
         elements = [first]
+        texts = self.texts
         while kinds[self.pos] == ",":
-            self.pos += 1
-            elements.append(self.expression())
+            pos = self.pos + 1
+            kind = kinds[pos]
+            following = kinds[pos + 1]
+            if kind == "INT" and (following == "," or following == "}"):
+                # Arrays of numbers (annotation coordinates, tables) are the common case.
+                self.pos = pos + 1
+                elements.append(_IntLit(int(texts[pos]), make_span(
+                    self.file, self.lines[pos], self.cols[pos], self.end_lines[pos],
+                    self.end_cols[pos])))
+            else:
+                self.pos = pos
+                elements.append(self.expression())
         end = self.pos
         if kinds[end] != "}":
             self.close("}", start, "'{'")
@@ -262,12 +285,17 @@ class ExpressionParser(TokenStream):
                 pos = self.pos
                 if kinds[pos] == "IDENT" and kinds[pos + 1] == "=":
                     self.pos = pos + 2
-                    value = self.function_argument()
-                    named.append(_NamedArg(self.texts[pos], value, self.span_from(pos)))
+                    value = (self.expression() if kinds[pos + 2] != "function"
+                             else self.function_argument())
+                    end = self.pos - 1
+                    named.append(_NamedArg(self.texts[pos], value, make_span(
+                        self.file, self.lines[pos], self.cols[pos], self.end_lines[end],
+                        self.end_cols[end])))
                 elif named:
                     raise self.unexpected("a named argument (positional arguments come first)")
                 else:
-                    args.append(self.function_argument())
+                    args.append(self.expression() if kinds[pos] != "function"
+                                else self.function_argument())
                     if len(args) == 1 and kinds[self.pos] == "for":
                         args[0] = self.comprehension(args[0])
                         break
@@ -292,15 +320,28 @@ class ExpressionParser(TokenStream):
             return _ComponentRef((_RefPart(self.texts[start], (), span),), False, span)
         is_global = self.accept(".")
         parts = []
+        texts, file, lines, cols = self.texts, self.file, self.lines, self.cols
+        end_lines, end_cols = self.end_lines, self.end_cols
         while True:
-            part_start = self.pos
-            name = self.ident("a name")
-            subscripts = self.subscripts() if kinds[self.pos] == "[" else ()
-            parts.append(_RefPart(name, subscripts, self.span_from(part_start)))
+            pos = self.pos
+            if kinds[pos] != "IDENT":
+                raise self.unexpected("a name")
+            if kinds[pos + 1] == "[":
+                self.pos = pos + 1
+                subscripts = self.subscripts()
+                end = self.pos - 1
+            else:
+                self.pos = end = pos + 1
+                end = pos
+                subscripts = ()
+            parts.append(_RefPart(texts[pos], subscripts, make_span(
+                file, lines[pos], cols[pos], end_lines[end], end_cols[end])))
             if kinds[self.pos] == "." and kinds[self.pos + 1] == "IDENT":
                 self.pos += 1
                 continue
-            return _ComponentRef(tuple(parts), is_global, self.span_from(start))
+            end = self.pos - 1
+            return _ComponentRef(tuple(parts), is_global, make_span(
+                file, lines[start], cols[start], end_lines[end], end_cols[end]))
 
     def type_name(self) -> ast.TypeName:
         start = self.pos
@@ -365,10 +406,22 @@ class ExpressionParser(TokenStream):
         kinds = self.kinds
         if kinds[start] == "IDENT" and kinds[start + 1] != ".":
             self.pos = start + 1
-            modification = self.modification()
+            if kinds[start + 1] == "=":
+                # The common ``name = expression``.
+                self.pos = start + 2
+                binding = self.expression()
+                end = self.pos - 1
+                file, lines, cols, end_lines, end_cols = (
+                    self.file, self.lines, self.cols, self.end_lines, self.end_cols)
+                modification = _Modification((), binding, make_span(
+                    file, lines[start + 1], cols[start + 1], end_lines[end], end_cols[end]))
+            else:
+                modification = self.modification()
             description = self.string_comment() if kinds[self.pos] == "STRING" else ""
+            end = self.pos - 1
             return _ElementMod((self.texts[start],), modification, False, False, description,
-                               self.span_from(start))
+                               make_span(self.file, self.lines[start], self.cols[start],
+                                         self.end_lines[end], self.end_cols[end]))
         redeclare = self.accept("redeclare")
         each = self.accept("each")
         final = self.accept("final")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from compiler.lang import ast
+from compiler.lang.fastnew import fast_constructor
 from compiler.lang.parse_expr import ExpressionParser
 
 # Tokens that end a list of equations or statements (the enclosing rule then decides).
@@ -31,7 +32,7 @@ class SectionParser(ExpressionParser):
     def _finish(self, node_type, start: int, *fields):
         description, annotation = self.comment()
         self.expect(";", " after " + _WHAT.get(node_type, "statement"))
-        return node_type(*fields, description, annotation, self.span_from(start))
+        return _NEW[node_type](*fields, description, annotation, self.span_from(start))
 
     # ------------------------------------------------------------------------ equations
     def equations(self) -> tuple[ast.Equation, ...]:
@@ -146,5 +147,8 @@ class SectionParser(ExpressionParser):
         raise self.unexpected("a statement")
 
 
+_NEW = {node_type: fast_constructor(node_type) for node_type in (
+    ast.EqEquality, ast.EqConnect, ast.EqFor, ast.EqIf, ast.EqWhen, ast.EqCall, ast.Assign,
+    ast.CallStmt, ast.ForStmt, ast.WhileStmt, ast.IfStmt, ast.WhenStmt, ast.Break, ast.Return)}
 _WHAT = {ast.EqEquality: "equation", ast.EqConnect: "connect", ast.EqFor: "for-equation",
          ast.EqIf: "if-equation", ast.EqWhen: "when-equation", ast.EqCall: "equation"}

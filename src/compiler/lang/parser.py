@@ -10,10 +10,16 @@ from dataclasses import replace
 
 from compiler.lang import ast
 from compiler.lang.errors import ParseError
+from compiler.lang.fastnew import fast_constructor
 from compiler.lang.gcpause import paused_gc
 from compiler.lang.lexer import tokenize
 from compiler.lang.parse_sections import SectionParser
 
+_Component = fast_constructor(ast.Component)
+_ClassDef = fast_constructor(ast.ClassDef)
+_Composition = fast_constructor(ast.Composition)
+_Modification = fast_constructor(ast.Modification)
+_Extends = fast_constructor(ast.Extends)
 _ELEMENT_PREFIXES = ("redeclare", "final", "inner", "outer", "replaceable")
 _SIMPLE_KINDS = frozenset({"class", "model", "record", "block", "type", "package", "connector"})
 
@@ -78,11 +84,11 @@ class Parser(SectionParser):
         name = self.ident(f"a name for the {kind}")
         if self.accept("="):
             body, description, annotation = self.short_class_body()
-            return ast.ClassDef(name, kind, body, description, annotation, partial, encapsulated,
+            return _ClassDef(name, kind, body, description, annotation, partial, encapsulated,
                                 purity, span=self.span_from(start), **prefixes)
         description = self.string_comment()
         body = self.composition(name, kind, start)
-        return ast.ClassDef(name, kind, body, description, None, partial, encapsulated, purity,
+        return _ClassDef(name, kind, body, description, None, partial, encapsulated, purity,
                             span=self.span_from(start), **prefixes)
 
     def _class_extends(self, start, kind, encapsulated, partial, purity, prefixes):
@@ -90,11 +96,11 @@ class Parser(SectionParser):
         base_mod = None
         if self.kinds[self.pos] == "(":
             mod_start = self.pos
-            base_mod = ast.Modification(self.class_modification(), None,
+            base_mod = _Modification(self.class_modification(), None,
                                         self.span_from(mod_start))
         description = self.string_comment()
         body = self.composition(name, kind, start)
-        return ast.ClassDef(name, kind, body, description, None, partial, encapsulated, purity,
+        return _ClassDef(name, kind, body, description, None, partial, encapsulated, purity,
                             True, base_mod, span=self.span_from(start), **prefixes)
 
     def class_kind(self) -> tuple[str, str]:
@@ -140,7 +146,7 @@ class Parser(SectionParser):
             modification = None
             if self.kinds[self.pos] == "(":
                 mod_start = self.pos
-                modification = ast.Modification(self.class_modification(), None,
+                modification = _Modification(self.class_modification(), None,
                                                 self.span_from(mod_start))
             body = ast.ShortClass(base, dims, modification, causality, variability, flow,
                                   self.span_from(start))
@@ -199,7 +205,7 @@ class Parser(SectionParser):
                 parts["elements"].extend(self.element(protected))
                 self.expect(";", " after declaration")
         self._close_class(name, kind, start)
-        return ast.Composition(*(tuple(parts[key]) for key in parts), external, annotation,
+        return _Composition(*(tuple(parts[key]) for key in parts), external, annotation,
                                self.span_from(body_start))
 
     def _close_class(self, name: str, kind: str, start: int) -> None:
@@ -241,10 +247,10 @@ class Parser(SectionParser):
             modification = None
             if self.kinds[self.pos] == "(":
                 mod_start = self.pos
-                modification = ast.Modification(self.class_modification(), None,
+                modification = _Modification(self.class_modification(), None,
                                                  self.span_from(mod_start))
             annotation = self.annotation()
-            return [ast.Extends(base, modification, annotation, protected, self.span_from(start))]
+            return [_Extends(base, modification, annotation, protected, self.span_from(start))]
         prefixes = {}
         while self.kinds[self.pos] in _ELEMENT_PREFIXES:
             prefixes[self.kinds[self.pos]] = True
@@ -266,7 +272,7 @@ class Parser(SectionParser):
         modification = None
         if self.kinds[self.pos] == "(":
             mod_start = self.pos
-            modification = ast.Modification(self.class_modification(), None,
+            modification = _Modification(self.class_modification(), None,
                                             self.span_from(mod_start))
         description, annotation = self.comment()
         return ast.Constraint(base, modification, description, annotation, self.span_from(start))
@@ -301,7 +307,7 @@ class Parser(SectionParser):
             condition = self.expression() if self.accept("if") else None
             description, annotation = self.comment()
             span = self.span_from(decl_start if components else start)
-            components.append(ast.Component(
+            components.append(_Component(
                 name, type_name, dims + type_dims, modification, condition, description,
                 annotation, flow, variability, causality, span=span, **prefixes))
             if single or not self.accept(","):

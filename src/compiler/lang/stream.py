@@ -12,6 +12,9 @@ make_span = fast_constructor(Span)
 class TokenStream:
     """A position in a token list, with the helpers every grammar rule needs."""
 
+    __slots__ = ("tokens", "kinds", "texts", "file", "lines", "cols", "end_lines", "end_cols",
+                 "pos")
+
     def __init__(self, tokens: Tokens):
         self.tokens = tokens
         self.kinds = tokens.kinds
