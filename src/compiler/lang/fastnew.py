@@ -34,7 +34,7 @@ def fast_constructor(cls):
         else:
             params.append(item.name)
     body = "".join(f"    obj.{name} = {name}\n" for name in names)
-    source = (f"def make({', '.join(params)}):\n    obj = _new(_twin)\n{body}"
+    source = (f"def make({', '.join(params)}):\n    obj = _twin()\n{body}"
               "    obj.__class__ = _cls\n    return obj\n")
     exec(source, namespace)  # the technique dataclasses itself uses to build __init__
     make = namespace["make"]
