@@ -145,22 +145,21 @@ def multiply(a, b):
     raise ShapeError(f"'*' is not defined for arrays of sizes {sa} and {sb}")
 
 
-def sum_of(items: list):
+def _fold(op: str, items: list, empty: int):
     if not items:
-        return flat.Const(0)
+        return flat.Const(empty)
     total = items[0]
     for item in items[1:]:
-        total = flat.Binary("+", total, item)
+        total = flat.Binary(op, total, item)
     return total
+
+
+def sum_of(items: list):
+    return _fold("+", items, 0)
 
 
 def product_of(items: list):
-    if not items:
-        return flat.Const(1)
-    total = items[0]
-    for item in items[1:]:
-        total = flat.Binary("*", total, item)
-    return total
+    return _fold("*", items, 1)
 
 
 def transpose(matrix):

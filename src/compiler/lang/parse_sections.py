@@ -48,11 +48,7 @@ class SectionParser(ExpressionParser):
             branches, else_ = self._if_parts(self.equations, "if-equation")
             return self._finish(ast.EqIf, start, branches, else_)
         if kind == "for":
-            self.pos += 1
-            indices = self.for_indices()
-            self.expect("loop", " after the range of a for-equation")
-            body = self.equations()
-            self._close("for", "for-equation", start)
+            indices, body = self._for_parts(self.equations, "for-equation", start)
             return self._finish(ast.EqFor, start, indices, body)
         if kind == "when":
             branches = self._when_parts(self.equations, "when-equation")
@@ -72,30 +68,35 @@ class SectionParser(ExpressionParser):
             return self._finish(ast.EqCall, start, lhs)
         raise self.unexpected("'=' in equation")
 
-    def _if_parts(self, body, what: str):
-        start = self.expect("if")
+    def _for_parts(self, body, what: str, start: int):
+        self.pos += 1
+        indices = self.for_indices()
+        self.expect("loop", f" after the range of a {what}")
+        items = body()
+        self._close("for", what, start)
+        return indices, items
+
+    def _branches(self, keyword: str, more: str, body, what: str):
+        """``keyword c then ... more c then ...`` up to ``else`` or ``end``."""
+        start = self.expect(keyword)
         branches = []
         while True:
             condition = self.expression()
-            self.expect("then", f" after the condition of an {what}")
+            self.expect("then", f" after the condition of {what}")
             branches.append((condition, body()))
-            if not self.accept("elseif"):
-                break
+            if not self.accept(more):
+                return start, tuple(branches)
+
+    def _if_parts(self, body, what: str):
+        start, branches = self._branches("if", "elseif", body, f"an {what}")
         else_ = body() if self.accept("else") else ()
         self._close("if", what, start)
-        return tuple(branches), else_
+        return branches, else_
 
     def _when_parts(self, body, what: str):
-        start = self.expect("when")
-        branches = []
-        while True:
-            condition = self.expression()
-            self.expect("then", f" after the condition of a {what}")
-            branches.append((condition, body()))
-            if not self.accept("elsewhen"):
-                break
+        start, branches = self._branches("when", "elsewhen", body, f"a {what}")
         self._close("when", what, start)
-        return tuple(branches)
+        return branches
 
     # ----------------------------------------------------------------------- statements
     def statements(self) -> tuple[ast.Statement, ...]:
@@ -125,11 +126,7 @@ class SectionParser(ExpressionParser):
             branches, else_ = self._if_parts(self.statements, "if-statement")
             return self._finish(ast.IfStmt, start, branches, else_)
         if kind == "for":
-            self.pos += 1
-            indices = self.for_indices()
-            self.expect("loop", " after the range of a for-statement")
-            body = self.statements()
-            self._close("for", "for-statement", start)
+            indices, body = self._for_parts(self.statements, "for-statement", start)
             return self._finish(ast.ForStmt, start, indices, body)
         if kind == "while":
             self.pos += 1

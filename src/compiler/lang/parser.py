@@ -93,11 +93,7 @@ class Parser(SectionParser):
 
     def _class_extends(self, start, kind, encapsulated, partial, purity, prefixes):
         name = self.ident("the name of the class to extend")
-        base_mod = None
-        if self.kinds[self.pos] == "(":
-            mod_start = self.pos
-            base_mod = _Modification(self.class_modification(), None,
-                                        self.span_from(mod_start))
+        base_mod = self.class_modification_node()
         description = self.string_comment()
         body = self.composition(name, kind, start)
         return _ClassDef(name, kind, body, description, None, partial, encapsulated, purity,
@@ -143,11 +139,7 @@ class Parser(SectionParser):
             flow, variability, causality = self.type_prefix()
             base = self.type_name()
             dims = self.subscripts() if self.kinds[self.pos] == "[" else ()
-            modification = None
-            if self.kinds[self.pos] == "(":
-                mod_start = self.pos
-                modification = _Modification(self.class_modification(), None,
-                                                self.span_from(mod_start))
+            modification = self.class_modification_node()
             body = ast.ShortClass(base, dims, modification, causality, variability, flow,
                                   self.span_from(start))
         description, annotation = self.comment()
@@ -244,11 +236,7 @@ class Parser(SectionParser):
         if kind == "extends":
             self.pos += 1
             base = self.type_name()
-            modification = None
-            if self.kinds[self.pos] == "(":
-                mod_start = self.pos
-                modification = _Modification(self.class_modification(), None,
-                                                 self.span_from(mod_start))
+            modification = self.class_modification_node()
             annotation = self.annotation()
             return [_Extends(base, modification, annotation, protected, self.span_from(start))]
         prefixes = {}
@@ -269,13 +257,16 @@ class Parser(SectionParser):
     def constraint(self) -> ast.Constraint:
         start = self.expect("constrainedby")
         base = self.type_name()
-        modification = None
-        if self.kinds[self.pos] == "(":
-            mod_start = self.pos
-            modification = _Modification(self.class_modification(), None,
-                                            self.span_from(mod_start))
+        modification = self.class_modification_node()
         description, annotation = self.comment()
         return ast.Constraint(base, modification, description, annotation, self.span_from(start))
+
+    def class_modification_node(self) -> ast.Modification | None:
+        """``(arguments)`` after a class name, as a Modification without binding; or None."""
+        if self.kinds[self.pos] != "(":
+            return None
+        start = self.pos
+        return _Modification(self.class_modification(), None, self.span_from(start))
 
     def type_prefix(self) -> tuple[str, str, str]:
         if self.kinds[self.pos] == "IDENT":
