@@ -352,6 +352,54 @@ model M
   Real z = f(1);
 end M;
 """, "6:3", "function f cannot have equations"),
+    "stream connector": ("""
+connector Fluid
+  Real p;
+  flow Real m;
+  stream Real h;
+end Fluid;
+model M
+  Fluid port;
+end M;
+""", "5:3", "stream connectors are not supported"),
+    "expandable connector": ("""
+expandable connector Bus
+end Bus;
+model M
+  Bus bus;
+end M;
+""", "5:3", "expandable connectors are not supported"),
+    "outer without inner": ("""
+model Body
+  outer Real g;
+  Real a = g;
+end Body;
+model M
+  Body body;
+end M;
+""", "3:3", "no 'inner' declaration of 'g' encloses this 'outer' component"),
+    "parameter bound to a variable": ("""
+model M
+  Real x = time;
+  parameter Real p = x;
+end M;
+""", "4:22", "the binding of parameter 'p' must be a parameter expression"),
+    "record variable in a function": ("""
+record R
+  Real a;
+end R;
+function f
+  input R r;
+  output Real y;
+algorithm
+  y := r.a;
+end f;
+model M
+  R r(a = 1);
+  Real y = f(r);
+end M;
+""", "6:3", "variable 'r' of function f has type R: only Real, Integer, Boolean, String and "
+            "enumeration variables are supported in functions"),
     "syntax error": ("""
 model M
   Real x

@@ -269,11 +269,11 @@ def _check_kind(info: ClassInfo, decl: ast.Component) -> None:
     if info.partial:
         raise FlattenError(f"component '{decl.name}' has partial class {info.name}",
                            decl.type_name.span)
+    if info.kind == "expandable connector":
+        raise FlattenError("expandable connectors are not supported", decl.type_name.span)
     if info.is_structured and info.kind not in _STRUCTURED_KINDS:
         raise FlattenError(f"component '{decl.name}' cannot have {info.kind} {info.name} as type",
                            decl.type_name.span)
-    if info.kind == "expandable connector":
-        raise FlattenError("expandable connectors are not supported", decl.type_name.span)
 
 
 def _check_modified_names(info: ClassInfo, mod, decl) -> None:

@@ -10,6 +10,7 @@ from compiler import flat
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.evaluate import evaluate
+from compiler.flatten.exprtypes import is_parameter_expression
 from compiler.flatten.translate import attribute_value, translate, variable_binding
 from compiler.lang import ast
 
@@ -30,7 +31,12 @@ def flat_variable(record, ctx, when_assigned: bool) -> flat.Variable:
     else:
         causality = "local"
     real = _as_real if record.type == "Real" else _same
-    binding = real(variable_binding(record)) if declared in ("constant", "parameter") else None
+    binding = None
+    if declared in ("constant", "parameter"):
+        binding = real(variable_binding(record))
+        if binding is not None and not is_parameter_expression(binding, ctx):
+            raise FlattenError(f"the binding of {declared} '{record.name}' must be a parameter "
+                               "expression", record.mod.binding.expr.span)
     return flat.Variable(
         record.name, record.type, variability, causality, binding,
         start=real(attribute_value(record, "start")),

@@ -1,17 +1,12 @@
 """Fast constructors for frozen slotted dataclasses, for the parser's hot path.
 
 Input: a frozen ``slots=True`` dataclass. Output: a function with the class's positional
-signature and defaults that returns an instance equal to ``cls(...)``.
-
-Why: a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, and
-calling a slot descriptor's ``__set__`` directly still costs a C call with a fresh argument
-tuple per field; together that is most of the cost of building an AST node. Here the fields
-are stored into an instance of a plain *twin* class with the same ``__slots__`` (ordinary,
-specialized attribute stores), and the instance is then given its real class by ``__class__``
-assignment, which CPython allows between classes of identical layout and checks when it
-happens. The result is indistinguishable from a normally constructed instance (these classes
-have no ``__post_init__``). Where the interpreter refuses the class switch, the slower
-descriptor-based constructor is used instead.
+signature and defaults returning an instance equal to ``cls(...)``. The fields are stored
+into a plain *twin* class with the same ``__slots__`` (ordinary attribute stores), then the
+instance gets its real class by ``__class__`` assignment, which CPython allows, and checks,
+between classes of identical layout. A frozen dataclass's ``__init__`` instead pays a C call
+with a fresh argument tuple per field. Where the class switch is refused, a slower
+descriptor-based constructor is used.
 """
 from __future__ import annotations
 

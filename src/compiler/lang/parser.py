@@ -248,7 +248,7 @@ class Parser(SectionParser):
                                     "encapsulated", "pure", "impure"):
             elements = [self.class_definition(start, protected=protected, **prefixes)]
         else:
-            elements = self.component_clause(protected=protected, **prefixes)
+            elements = self.component_clause(start=start, protected=protected, **prefixes)
         if prefixes.get("replaceable") and self.kinds[self.pos] == "constrainedby":
             constraint = self.constraint()
             elements = [replace(element, constraint=constraint) for element in elements]
@@ -284,8 +284,10 @@ class Parser(SectionParser):
                 return flow, variability, causality
             self.pos += 1
 
-    def component_clause(self, single: bool = False, **prefixes) -> list[ast.Component]:
-        start = self.pos
+    def component_clause(self, single: bool = False, start: int | None = None,
+                         **prefixes) -> list[ast.Component]:
+        """Components of one declaration; ``start`` is where its prefixes began."""
+        start = self.pos if start is None else start
         flow, variability, causality = self.type_prefix()
         type_name = self.type_name()
         type_dims = self.subscripts() if self.kinds[self.pos] == "[" else ()
