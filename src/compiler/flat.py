@@ -313,7 +313,42 @@ class Experiment:
 # ------------------------------------------------------------------------------------ model
 @node
 class FlatModel:
-    """A flattened model: every variable scalar, every equation between scalars."""
+    """A flattened model: every variable scalar, every equation between scalars.
+
+    Conventions for the stages that consume it:
+
+    - Names: a ``Var`` names a ``Variable`` of ``variables`` by its full scalarized name
+      (``a.b[2].c``, ``m[1,2]``), or is ``Var("time")``. Package constants are already
+      replaced by their values; constants and parameters declared in the model stay
+      variables (``binding`` holds their value expression, possibly of other parameters).
+    - Unknowns are the ``continuous`` and ``discrete`` variables except top-level inputs.
+      The model is balanced: their number equals the scalar equation count, where an
+      ``Equation`` counts 1 (a ``TupleExpr`` left side counts its non-None elements), an
+      ``IfEquation`` and a ``WhenEquation`` count the equations of one branch (all branches
+      have as many), ``Reinit``/``Assert``/``Terminate`` count 0, and each ``Algorithm``
+      counts the distinct variables it assigns. Initial sections are not counted.
+    - Bindings of non-parameters are ordinary equations (``x = expr``, first in ``equations``),
+      followed by the model's equations, then the connection equations (potentials equal,
+      flows summing to zero, unconnected flows ``= 0.0``).
+    - Real variables assigned in a when-clause are ``discrete``; states are not marked:
+      they are the variables under ``der`` (``der`` may also wrap an expression).
+    - Literals keep their Modelica type (``Const(1)`` may stand in a Real equation: read it as
+      1.0). ``fixed`` is None where the model leaves Modelica's default. Attributes other than
+      ``fixed``, units and ``stateSelect`` are expressions (of parameters).
+    - Built-in calls keep their Modelica names with every argument positional:
+      ``der(x)``, ``pre(x)``, ``edge(b)``, ``change(v)``, ``initial()``, ``terminal()``,
+      ``sample(start, interval)``, ``noEvent(e)``, ``smooth(p, e)``, ``homotopy(actual,
+      simplified)``, ``delay(e, delayTime, delayMax)``, math functions, ``min``/``max`` of two
+      arguments, ``Integer(enum)``, ``String(x)``. Array built-ins are already expanded.
+    - A call of a function with several outputs or an array output is the right side of an
+      ``Equation``/``Assign`` whose left side is a ``TupleExpr`` of the scalar targets
+      (outputs in order, arrays row-major, None for skipped ones); a call inside an
+      expression means its first, scalar output. Array arguments are ``ArrayExpr``.
+    - Function bodies are not scalarized: ``Index``, ``RangeExpr``, ``ArrayExpr``, the
+      element-wise operators and array built-ins (``size``, ``sum``, ``zeros``, ...) appear
+      there; ``FunctionVar.default`` of an output or local is its initial value.
+    - when-conditions may be an ``ArrayExpr`` (any element becoming true fires the clause).
+    """
     name: str
     variables: tuple[Variable, ...]
     equations: tuple[FlatEquation, ...] = ()
