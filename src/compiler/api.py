@@ -41,7 +41,8 @@ def load_library(path=None, libs=(), environ=None) -> tuple[Library, list[str]]:
                 raise LibraryError(f"package '{dotted}' of the within clause is not on the "
                                    "library path (add it with --lib or MODELICAPATH)",
                                    stored.within.span)
-        entries = library.add_stored_definition(stored, parent)
+        package_dir = Path(path).parent if Path(path).name == "package.mo" else None
+        entries = library.add_stored_definition(stored, parent, package_dir)
         names = [entry.full_name for entry in entries]
     return library, names
 

@@ -144,12 +144,13 @@ class Library:
         self._roots: dict[str, ClassEntry | None] = {}  # None: known not to exist
         self._search: list[Path] = []
 
-    def add_stored_definition(self, stored: ast.StoredDefinition, parent: ClassEntry | None
-                              ) -> list[ClassEntry]:
-        """Add a parsed file's classes, at the top level or inside ``parent`` (``within``)."""
+    def add_stored_definition(self, stored: ast.StoredDefinition, parent: ClassEntry | None,
+                              directory: Path | None = None) -> list[ClassEntry]:
+        """Add a parsed file's classes, at the top level or inside ``parent`` (``within``);
+        ``directory`` holds further classes of a package read from its ``package.mo``."""
         entries = []
         for cls in stored.classes:
-            entry = ClassEntry(cls.name, parent, cls)
+            entry = ClassEntry(cls.name, parent, cls, directory=directory)
             if parent is None:
                 self._roots[cls.name] = entry
             else:
@@ -208,7 +209,9 @@ def _root_in(location: Path, name: str) -> ClassEntry | None:
 
 
 def search_path(libs=(), environ=None) -> list[Path]:
-    """``libs`` in order, then the entries of ``MODELICAPATH`` (``os.pathsep`` separated)."""
+    """``libs`` in order, then the existing entries of ``MODELICAPATH`` (``os.pathsep``
+    separated)."""
     environ = os.environ if environ is None else environ
-    extra = [item for item in environ.get("MODELICAPATH", "").split(os.pathsep) if item]
-    return [Path(item) for item in (*libs, *extra)]
+    extra = [Path(item) for item in environ.get("MODELICAPATH", "").split(os.pathsep) if item]
+    # A stale MODELICAPATH entry is common and harmless; a missing --lib is an error.
+    return [Path(item) for item in libs] + [path for path in extra if path.exists()]

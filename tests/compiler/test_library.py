@@ -120,3 +120,14 @@ def test_model_name_defaults_to_the_last_class_and_can_be_relative(plant, tmp_pa
     path.write_text("model A\n  Real a = 1;\nend A;\nmodel B\n  Real b = 2;\nend B;\n")
     assert api.flatten_model(path, environ={}).name == "B"
     assert api.flatten_model(path, "A", environ={}).name == "A"
+
+
+def test_a_package_mo_given_as_the_file_sees_its_folder(plant):
+    model = api.flatten_model(plant / "Plant" / "package.mo", "Plant.Tank", environ={})
+    assert model.name == "Plant.Tank" and len(model.equations) == 3
+
+
+def test_stale_modelicapath_entries_are_ignored(plant, tmp_path):
+    environ = {"MODELICAPATH": f"{tmp_path / 'gone'}:{plant}"}
+    model = api.flatten_model(plant / "Plant" / "Tank.mo", environ=environ)
+    assert model.name == "Plant.Tank"

@@ -400,6 +400,20 @@ model M
 end M;
 """, "6:3", "variable 'r' of function f has type R: only Real, Integer, Boolean, String and "
             "enumeration variables are supported in functions"),
+    "when branches assigning different variables": ("""
+model M
+  discrete Real a(start = 0);
+  discrete Real b(start = 0);
+equation
+  when time > 1 then
+    a = 1;
+    b = 1;
+  elsewhen time > 2 then
+    a = 2;
+  end when;
+end M;
+""", "6:3", "every branch of a when-equation must assign the same variables (a, b in the "
+            "first)"),
     "syntax error": ("""
 model M
   Real x

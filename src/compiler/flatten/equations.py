@@ -151,7 +151,23 @@ def _when(eq: ast.EqWhen, env, where: Where, collector) -> flat.WhenEquation:
     for condition, body in eq.branches:
         branches.append((when_condition(condition, env),
                          tuple(flatten_section(body, env, inner, collector))))
+    assigned = [_assigned(body) for _, body in branches]
+    if any(names != assigned[0] for names in assigned[1:]):
+        raise FlattenError("every branch of a when-equation must assign the same variables "
+                           f"({', '.join(sorted(assigned[0])) or 'none'} in the first)", eq.span)
     return flat.WhenEquation(tuple(branches), eq.span)
+
+
+def _assigned(items) -> set:
+    """Names of the variables a list of flat equations defines (left sides)."""
+    names = set()
+    for item in items:
+        if type(item) is flat.Equation:
+            targets = item.lhs.elements if type(item.lhs) is flat.TupleExpr else (item.lhs,)
+            names.update(target.name for target in targets if type(target) is flat.Var)
+        elif type(item) is flat.IfEquation:
+            names.update(_assigned(item.branches[0][1]))
+    return names
 
 
 def when_condition(condition, env) -> flat.Expr:
