@@ -32,7 +32,13 @@ def flatten(library, name: str) -> flat.FlatModel:
         The first problem found, located at its source.
     """
     with paused_gc():
-        return _flatten(library, name)
+        try:
+            return _flatten(library, name)
+        except RecursionError:
+            entry = library.lookup(name)
+            span = entry.definition.span if entry is not None else None
+            raise FlattenError(f"{name} nests too deeply to flatten (a class that contains or "
+                               "extends itself through modifications?)", span) from None
 
 
 def _flatten(library, name: str) -> flat.FlatModel:

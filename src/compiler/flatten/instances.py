@@ -197,6 +197,7 @@ def instantiate(inst: Instance, member):
     dims = _dims(decl, decl_env, info, mod)
     name = inst.prefixed(decl.name)
     if info.is_structured:
+        _check_not_recursive(inst, info, decl)
         _check_modified_names(info, mod, decl)
         elements = [Instance(ctx, name + _index_text(index), info, indexed(mod, index), inst,
                              decl, variability, causality, protected)
@@ -274,6 +275,16 @@ def _check_kind(info: ClassInfo, decl: ast.Component) -> None:
     if info.is_structured and info.kind not in _STRUCTURED_KINDS:
         raise FlattenError(f"component '{decl.name}' cannot have {info.kind} {info.name} as type",
                            decl.type_name.span)
+
+
+def _check_not_recursive(inst: Instance, info: ClassInfo, decl) -> None:
+    holder = inst
+    while holder is not None:
+        if holder.info is info:
+            raise FlattenError(f"component '{decl.name}' of class {info.name} would contain "
+                               "itself: a class cannot have a component of its own class",
+                               decl.span)
+        holder = holder.parent
 
 
 def _check_modified_names(info: ClassInfo, mod, decl) -> None:
