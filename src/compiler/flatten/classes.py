@@ -232,8 +232,9 @@ class Classes:
                 break
             found = self.member_of(found, part, name.span)
         if not isinstance(found, ClassEntry):
-            what = "unknown type" if found is None else "not a class"
-            raise FlattenError(f"{what} '{name.dotted}'", name.span or span)
+            message = (f"unknown type '{name.dotted}'" if found is None
+                       else f"'{name.dotted}' is a component, not a class")
+            raise FlattenError(message, name.span or span)
         return found
 
     def member_of(self, entry: ClassEntry, name: str, span=None):

@@ -49,8 +49,9 @@ def _flatten(library, name: str) -> flat.FlatModel:
     definition = ctx.classes.definition(entry)
     info = ctx.classes.expand(entry, definition.span)
     if info.kind not in _TOP_KINDS or not info.is_structured:
+        hint = " (choose one of its models with --model)" if info.kind == "package" else ""
         raise FlattenError(f"{name} is a {info.kind}; only a model, block or class can be "
-                           "flattened", definition.span)
+                           f"flattened{hint}", definition.span)
     if info.partial:
         raise FlattenError(f"{info.kind} {name} is partial and cannot be flattened",
                            definition.span)
