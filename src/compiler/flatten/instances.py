@@ -171,47 +171,60 @@ def _member_mod(inst: Instance, member):
 
 
 def instantiate(inst: Instance, member):
-    """Instantiate one declared component of ``inst``."""
+    """Instantiate one declared component of ``inst``: a Node, or ``REMOVED``."""
     ctx = inst.ctx
-    decl, scope = member.decl, member.scope
+    decl = member.decl
     mod = _member_mod(inst, member)
-    decl_env = Env(inst.ctx, inst, scope)
+    decl_env = Env(ctx, inst, member.scope)
     if mod is not None and mod.redeclare is not None:
         decl, decl_env, mod = _redeclared(inst, member, mod)
-    if decl.condition is not None:
-        if not evaluation.evaluate_structural(decl.condition, decl_env, "the condition of a component",
-                                   expect=bool):
-            return REMOVED
-    if decl.inner or decl.outer:
-        if decl.outer:
-            return _outer(inst, decl)
+    if decl.condition is not None and not evaluation.evaluate_structural(
+            decl.condition, decl_env, "the condition of a component", expect=bool):
+        return REMOVED
+    if decl.outer:
+        return _outer(inst, decl)
     type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
     info = ctx.classes.expand(type_entry, decl.type_name.span)
     _check_kind(info, decl)
+    if (decl.flow or info.flow) == "stream":
+        raise FlattenError("stream connectors are not supported", decl.span)
+    dims = _dims(decl, decl_env, info, mod)
+    if info.is_structured:
+        return _structured(inst, decl, info, mod, dims)
+    return _variables(inst, decl, decl_env, info, mod, dims)
+
+
+def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
+    """Variability, causality, flow and protection, combined with the enclosing record's."""
     variability = _stronger(_stronger(decl.variability, info.variability), inst.variability)
     causality = decl.causality or info.causality or inst.causality
-    flow = decl.flow or info.flow
-    if flow == "stream":
-        raise FlattenError("stream connectors are not supported", decl.span)
-    protected = decl.protected or inst.protected
-    dims = _dims(decl, decl_env, info, mod)
+    return variability, causality, decl.flow or info.flow, decl.protected or inst.protected
+
+
+def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
+    _check_not_recursive(inst, info, decl)
+    _check_modified_names(info, mod, decl)
+    variability, causality, _, protected = _prefixes(inst, decl, info)
     name = inst.prefixed(decl.name)
-    if info.is_structured:
-        _check_not_recursive(inst, info, decl)
-        _check_modified_names(info, mod, decl)
-        elements = [Instance(ctx, name + _index_text(index), info, indexed(mod, index), inst,
-                             decl, variability, causality, protected)
-                    for index in _indices(dims)]
-        return Node(decl.name, dims, elements, False, decl)
+    elements = [Instance(inst.ctx, name + _index_text(index), info, indexed(mod, index), inst,
+                         decl, variability, causality, protected)
+                for index in _indices(dims)]
+    return Node(decl.name, dims, elements, False, decl)
+
+
+def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> Node:
+    ctx = inst.ctx
     if info.type_layers:
         type_mods = [from_ast(modification, Env(ctx, None, scope))
                      for modification, scope in info.type_layers]
         mod = merge_all([layer for layer in [mod, *type_mods] if layer is not None], decl.name)
     _check_attributes(info, mod)
+    variability, causality, flow, protected = _prefixes(inst, decl, info)
     owner = inst.owner
     interface = ""
     if not protected and (inst is owner or _public_chain(inst, owner)):
         interface = "flow" if flow else ("input" if causality == "input" else "")
+    name = inst.prefixed(decl.name)
     elements = []
     for index in _indices(dims):
         record = VarRecord(name + _index_text(index), info, variability, causality, bool(flow),
@@ -220,7 +233,7 @@ def instantiate(inst: Instance, member):
         ctx.variables[record.name] = record
         elements.append(record)
     if info.builtin == "enumeration":
-        _register_enumeration(ctx, info)
+        names.register_enumeration(ctx, info)
     return Node(decl.name, dims, elements, True, decl)
 
 
@@ -240,10 +253,10 @@ def _redeclared(inst: Instance, member, mod):
     if not member.decl.replaceable:
         raise FlattenError(f"component '{member.decl.name}' is not replaceable", mod.span)
     outer = inst.outer_mod(member.decl.name)
-    kept = outer.copy(redeclare=None) if outer is not None else None
-    if kept is not None and kept.redeclare is None and outer.redeclare is not None:
-        kept = None
-    own = from_ast(element.modification, Env(env.ctx, env.instance, env.scope))
+    # Other modifications given with the redeclaration still apply to the new component.
+    kept = (outer.copy(redeclare=None) if outer is not None and
+            (outer.binding is not None or outer.args) else None)
+    own = from_ast(element.modification, env)
     merged = merge_all([layer for layer in (kept, own) if layer is not None], element.name)
     decl = ast.Component(element.name, element.type_name, element.dims, element.modification,
                          member.decl.condition, element.description, element.annotation,
@@ -251,7 +264,7 @@ def _redeclared(inst: Instance, member, mod):
                          element.variability or member.decl.variability,
                          element.causality or member.decl.causality, protected=member.decl.protected,
                          span=element.span)
-    return decl, Env(env.ctx, env.instance, env.scope), merged
+    return decl, env, merged
 
 
 def _outer(inst: Instance, decl: ast.Component):
@@ -340,11 +353,3 @@ def _indices(dims: tuple):
 
 def _index_text(index: tuple) -> str:
     return "[" + ",".join(map(str, index)) + "]" if index else ""
-
-
-def _register_enumeration(ctx, info: ClassInfo) -> None:
-    names.register_enumeration(ctx, info)
-
-
-index_text = _index_text
-indices = _indices

@@ -57,13 +57,13 @@ def resolve(ref: ast.ComponentRef, env):
         name = first.name
         if name in env.iterators:
             value = pick_nested(env.iterators[name], _selections(
-                first, _value_dims(env.iterators[name]), env, name))
+                first, shape(env.iterators[name]), env, name))
             return _fields(value, parts, 1, ref)
         inst = env.instance
         if inst is not None:
             node = inst.member(name)
             if node is not None:
-                return _descend(node, parts, 0, env, ref, inst)
+                return _descend(node, parts, 0, env, ref)
             cls = inst.class_named(name)
             if cls is not None:
                 return _static(cls, parts, 1, env, ref)
@@ -110,12 +110,12 @@ def resolve_elements(ref: ast.ComponentRef, env):
     if node is None:
         raise FlattenError(f"unknown name '{_text(ref)}'", ref.parts[0].span or ref.span)
     try:
-        return _descend(node, ref.parts, 0, env, ref, env.instance, leaf=None)
+        return _descend(node, ref.parts, 0, env, ref, leaf=None)
     except Removed:
         return None
 
 
-def _descend(node, parts, k: int, env, ref, holder, leaf=element_value):
+def _descend(node, parts, k: int, env, ref, leaf=element_value):
     part = parts[k]
     if node is instances.REMOVED:
         if leaf is None:
@@ -135,7 +135,7 @@ def _descend(node, parts, k: int, env, ref, holder, leaf=element_value):
         if child is None:
             raise FlattenError(f"unknown name '{following.name}' in '{element.path}' "
                                f"(class {element.info.name})", following.span)
-        return _descend(child, parts, k + 1, env, ref, element, leaf)
+        return _descend(child, parts, k + 1, env, ref, leaf)
     return _map(step, selected)
 
 
@@ -207,10 +207,6 @@ def pick_nested(value, selections: list):
     if type(chosen) is int:
         return pick_nested(value[chosen - 1], selections[1:])
     return tuple(pick_nested(value[i - 1], selections[1:]) for i in chosen)
-
-
-def _value_dims(value) -> tuple:
-    return shape(value)
 
 
 def _fields(value, parts, k: int, ref):

@@ -123,8 +123,7 @@ def annotation_info(ctx, entry, definition: ast.ClassDef):
         experiment = flat.Experiment(found.get("StartTime"), found.get("StopTime"),
                                      found.get("Tolerance"), found.get("Interval"))
     documentation = ""
-    info = _entry_named(_entry_named(annotation, "Documentation") and
-                        _entry_named(annotation, "Documentation"), "info")
+    info = _entry_named(_entry_named(annotation, "Documentation"), "info")
     if info is not None and isinstance(info.binding, ast.StrLit):
         documentation = info.binding.value
     return experiment, documentation
