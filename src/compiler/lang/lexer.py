@@ -101,21 +101,28 @@ def tokenize(text: str, file: str = "<string>") -> Tokens:
     mask = np.fromiter(keep, dtype=bool, count=len(keep))
     ends = np.cumsum(lengths)[mask]           # one past each token's last character
     starts = ends - lengths[mask]
-    newlines = _newlines(text)
-    start_lines = np.searchsorted(newlines, starts, side="right")
-    end_lines = np.searchsorted(newlines, ends - 1, side="right")
-    before = np.concatenate(([-1], newlines))  # offset of the newline ending the previous line
-    start_cols = starts - before[start_lines]
-    end_cols = ends - 1 - before[end_lines]
-    eof_line = len(newlines) + 1
-    eof_col = len(text) - int(before[-1])
+    is_newline = _codes(text) == 10
+    # newlines_before[i]: newlines in text[:i]; last_newline[k]: offset of the k-th newline
+    # (-1 for "before the first line"), so a column is an offset minus the newline before it.
+    newlines_before = np.concatenate(([0], np.cumsum(is_newline, dtype=np.int64)))
+    last_newline = np.concatenate(([-1], np.flatnonzero(is_newline)))
+    start_lines = newlines_before[starts]
+    end_lines = newlines_before[ends - 1]
+    start_cols = starts - last_newline[start_lines]
+    end_cols = ends - 1 - last_newline[end_lines]
+    eof_line = int(newlines_before[-1]) + 1
+    eof_col = len(text) - int(last_newline[-1])
     # Several EOF tokens, so that the parser's fixed lookahead never runs off the end.
     pad = _EOF_PADDING
-    tokens = Tokens(file, kinds + ["EOF"] * pad, texts + [""] * pad,
-                    (start_lines + 1).tolist() + [eof_line] * pad,
-                    start_cols.tolist() + [eof_col] * pad,
-                    (end_lines + 1).tolist() + [eof_line] * pad,
-                    end_cols.tolist() + [eof_col] * pad)
+    kinds.extend(["EOF"] * pad)
+    texts.extend([""] * pad)
+    columns = []
+    for values, padding in ((start_lines + 1, eof_line), (start_cols, eof_col),
+                            (end_lines + 1, eof_line), (end_cols, eof_col)):
+        column = values.tolist()
+        column.extend([padding] * pad)
+        columns.append(column)
+    tokens = Tokens(file, kinds, texts, *columns)
     if "BAD" in kind_of.values():
         index = kinds.index("BAD")
         bad = texts[index]
@@ -125,13 +132,11 @@ def tokenize(text: str, file: str = "<string>") -> Tokens:
     return tokens
 
 
-def _newlines(text: str) -> np.ndarray:
-    """Offsets of the newline characters of ``text``."""
+def _codes(text: str) -> np.ndarray:
+    """The character codes of ``text``."""
     if text.isascii():
-        codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-    else:
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    return np.flatnonzero(codes == 10)
+        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
 
 _EOF_PADDING = 4
