@@ -15,10 +15,11 @@ from compiler.flatten.equations import Collector, Where, count_equations, flatte
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.exprtypes import check_same_type
 from compiler.flatten.instances import REMOVED, Instance
-from compiler.flatten.variables import annotation_info, flat_variable
 from compiler.flatten.translate import variable_binding
+from compiler.flatten.variables import annotation_info, flat_variable
 from compiler.flatten.walk import nodes
 from compiler.lang.gcpause import paused_gc
+
 
 _TOP_KINDS = frozenset({"model", "block", "class"})
 

@@ -6,11 +6,11 @@ values (``float``, ``int``, ``bool``, ``str``, ``flat.EnumConst``, tuples for ar
 """
 from __future__ import annotations
 
-from compiler.flatten import translate as translation
 import math
 import operator
 
 from compiler import flat
+from compiler.flatten import translate as translation
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.values import RecordValue, ShapeError
 

@@ -7,18 +7,19 @@ may refer to parameters declared after them; a member that needs itself is an er
 """
 from __future__ import annotations
 
+import itertools
+
 from compiler.flatten import evaluate as evaluation
 from compiler.flatten import names
 from compiler.flatten import translate as translation
-from compiler.flatten.values import shape
-from compiler.library import ClassEntry
-import itertools
-
 from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.modifiers import field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.values import shape
 from compiler.lang import ast
+from compiler.library import ClassEntry
+
 
 ATTRIBUTES = {
     "Real": ("start", "fixed", "nominal", "min", "max", "unit", "displayUnit", "quantity",

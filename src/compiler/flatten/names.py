@@ -6,14 +6,14 @@ literals; classes for type names. Subscripts must be parameter expressions.
 """
 from __future__ import annotations
 
+from compiler import flat
 from compiler.flatten import evaluate as evaluation
 from compiler.flatten import instances
 from compiler.flatten import translate as translation
-from compiler.flatten.context import Env
-from compiler.flatten.modifiers import from_ast
-from compiler import flat
 from compiler.flatten.classes import BUILTIN_CLASSES, Member
+from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.modifiers import from_ast
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
 from compiler.library import ClassEntry

@@ -7,10 +7,10 @@ comprehensions are expanded (their bounds must be parameter expressions).
 """
 from __future__ import annotations
 
+from compiler import flat
 from compiler.flatten import calls
 from compiler.flatten import evaluate as evaluation
 from compiler.flatten import names
-from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.values import RecordValue, ShapeError
