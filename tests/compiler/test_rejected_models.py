@@ -414,6 +414,13 @@ equation
 end M;
 """, "6:3", "every branch of a when-equation must assign the same variables (a, b in the "
             "first)"),
+    "flow variable outside a connector": ("""
+model M
+  flow Real i;
+equation
+  i = 1;
+end M;
+""", "3:3", "'i' is a flow variable outside a connector"),
     "syntax error": ("""
 model M
   Real x

@@ -221,6 +221,9 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
         mod = merge_all([layer for layer in [mod, *type_mods] if layer is not None], decl.name)
     _check_attributes(info, mod)
     variability, causality, flow, protected = _prefixes(inst, decl, info)
+    if flow and inst.info.kind not in ("connector", "expandable connector"):
+        raise FlattenError(f"'{decl.name}' is a flow variable outside a connector",
+                           decl.span)
     owner = inst.owner
     interface = ""
     if not protected and (inst is owner or _public_chain(inst, owner)):
