@@ -221,7 +221,7 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
         mod = merge_all([layer for layer in [mod, *type_mods] if layer is not None], decl.name)
     _check_attributes(info, mod)
     variability, causality, flow, protected = _prefixes(inst, decl, info)
-    if flow and inst.info.kind not in ("connector", "expandable connector"):
+    if flow and not _in_connector(inst):
         raise FlattenError(f"'{decl.name}' is a flow variable outside a connector",
                            decl.span)
     owner = inst.owner
@@ -239,6 +239,13 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
     if info.builtin == "enumeration":
         names.register_enumeration(ctx, info)
     return Node(decl.name, dims, elements, True, decl)
+
+
+def _in_connector(inst: Instance) -> bool:
+    """Whether ``inst`` is a connector, or a record inside one."""
+    while inst is not None and inst.info.kind in ("record", "operator record"):
+        inst = inst.parent
+    return inst is not None and inst.info.kind in ("connector", "expandable connector")
 
 
 def _public_chain(inst: Instance, owner: Instance) -> bool:
