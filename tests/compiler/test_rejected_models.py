@@ -421,6 +421,21 @@ equation
   i = 1;
 end M;
 """, "3:3", "'i' is a flow variable outside a connector"),
+    "unconnected input": ("""
+connector RealInput = input Real;
+connector RealOutput = output Real;
+block Gain
+  parameter Real k = 2;
+  RealInput u;
+  RealOutput y;
+equation
+  y = k*u;
+end Gain;
+model M
+  Gain gain;
+  Real z = gain.y;
+end M;
+""", "11:1", "model M is not balanced: 2 equations for 3 unknowns; unconnected inputs: gain.u"),
     "syntax error": ("""
 model M
   Real x

@@ -76,7 +76,11 @@ def _flatten(library, name: str) -> flat.FlatModel:
                                "not appear in der()", reinit.span)
     counts = [(count_equations([eq]), owner) for eq, owner in zip(equations, owners)]
     counts += [(len(assigned), owner) for _, owner, assigned in collector.algorithms]
-    check_balance(top, records, counts, name)
+    owned = list(zip(equations, owners)) + [
+        (algorithm, owner) for algorithm, owner, _ in collector.algorithms]
+    check_balance(top, records, counts, name, lambda culprit: {
+        node.name for item, owner in owned if owner is culprit
+        for node in nodes(item) if type(node) is flat.Var})
     variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
     experiment, documentation = annotation_info(ctx, entry, definition)
     return flat.FlatModel(
