@@ -44,6 +44,35 @@ def flatten(library, name: str) -> flat.FlatModel:
 
 def _flatten(library, name: str) -> flat.FlatModel:
     ctx = Context(library)
+    entry, definition, top = _top_instance(ctx, library, name)
+    instances, records = _walk(top)
+    collector = Collector()
+    for instance in instances:
+        _sections(instance, collector)
+    bindings, binding_owners = _binding_equations(records, ctx)
+    connected, connect_owners = connection_equations(
+        collector.connects, [record for record in records if record.flow])
+    equations = bindings + collector.equations + connected
+    owners = binding_owners + collector.owners + connect_owners
+    algorithms = tuple(algorithm for algorithm, _, _ in collector.algorithms)
+    initial_algorithms = tuple(algorithm for algorithm, _, _ in collector.initial_algorithms)
+    states, discrete, reinits = _scan((equations, collector.initial_equations, algorithms,
+                                       initial_algorithms))
+    for reinit in reinits:
+        if reinit.var.name not in states:
+            raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
+                               "not appear in der()", reinit.span)
+    _check_balance(top, records, name, list(zip(equations, owners)), collector.algorithms)
+    variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
+    experiment, documentation = annotation_info(ctx, entry, definition)
+    return flat.FlatModel(
+        name, variables, tuple(equations), tuple(collector.initial_equations), algorithms,
+        initial_algorithms, tuple(ctx.functions.values()), tuple(ctx.enumerations.values()),
+        experiment, definition.description, documentation, definition.span)
+
+
+def _top_instance(ctx, library, name: str):
+    """The class to flatten (which must be a non-partial model, block or class) instantiated."""
     entry = library.lookup(name)
     if entry is None:
         raise FlattenError(f"class '{name}' not found")
@@ -56,37 +85,16 @@ def _flatten(library, name: str) -> flat.FlatModel:
     if info.partial:
         raise FlattenError(f"{info.kind} {name} is partial and cannot be flattened",
                            definition.span)
-    top = Instance(ctx, "", info, None, None)
-    instances, records = _walk(top)
-    collector = Collector()
-    for instance in instances:
-        _sections(instance, collector)
-    bindings, binding_owners = _binding_equations(records, ctx)
-    connected, connect_owners = connection_equations(
-        collector.connects, [record for record in records if record.flow])
-    equations = bindings + collector.equations + connected
-    owners = binding_owners + collector.owners + connect_owners
-    algorithms = [algorithm for algorithm, _, _ in collector.algorithms]
-    everything = (tuple(equations), tuple(collector.initial_equations), tuple(algorithms),
-                  tuple(algorithm for algorithm, _, _ in collector.initial_algorithms))
-    states, discrete, reinits = _scan(everything)
-    for reinit in reinits:
-        if reinit.var.name not in states:
-            raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
-                               "not appear in der()", reinit.span)
-    counts = [(count_equations([eq]), owner) for eq, owner in zip(equations, owners)]
-    counts += [(len(assigned), owner) for _, owner, assigned in collector.algorithms]
-    owned = list(zip(equations, owners)) + [
-        (algorithm, owner) for algorithm, owner, _ in collector.algorithms]
+    return entry, definition, Instance(ctx, "", info, None, None)
+
+
+def _check_balance(top, records, name: str, owned_equations: list, algorithms: list) -> None:
+    counts = [(count_equations([eq]), owner) for eq, owner in owned_equations]
+    counts += [(len(assigned), owner) for _, owner, assigned in algorithms]
+    owned = owned_equations + [(algorithm, owner) for algorithm, owner, _ in algorithms]
     check_balance(top, records, counts, name, lambda culprit: {
         node.name for item, owner in owned if owner is culprit
         for node in nodes(item) if type(node) is flat.Var})
-    variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
-    experiment, documentation = annotation_info(ctx, entry, definition)
-    return flat.FlatModel(
-        name, variables, tuple(equations), tuple(collector.initial_equations), tuple(algorithms),
-        everything[3], tuple(ctx.functions.values()), tuple(ctx.enumerations.values()),
-        experiment, definition.description, documentation, definition.span)
 
 
 def _walk(top: Instance):
