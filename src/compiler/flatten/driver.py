@@ -56,8 +56,8 @@ def _flatten(library, name: str) -> flat.FlatModel:
     owners = binding_owners + collector.owners + connect_owners
     algorithms = tuple(algorithm for algorithm, _, _ in collector.algorithms)
     initial_algorithms = tuple(algorithm for algorithm, _, _ in collector.initial_algorithms)
-    states, discrete, reinits = _scan((equations, collector.initial_equations, algorithms,
-                                       initial_algorithms))
+    states, discrete, reinits = _scan((tuple(equations), tuple(collector.initial_equations),
+                                       algorithms, initial_algorithms))
     for reinit in reinits:
         if reinit.var.name not in states:
             raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
