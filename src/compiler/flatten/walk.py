@@ -1,6 +1,6 @@
 """Generic traversal of flat equations, statements and expressions.
 
-Input: any ``compiler.flat`` node (or tuples of them). Output: every node inside it, parents
+Input: any ``compiler.flat`` node (or tuples or lists of them). Output: every node inside it, parents
 before children (``nodes``); used to find states, when-assigned variables and reinits.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ def nodes(root):
     while stack:
         item = pop()
         kind = type(item)
-        if kind is tuple:
+        if kind is tuple or kind is list:
             stack.extend(reversed(item))
             continue
         names = _FIELDS.get(kind)
