@@ -1,8 +1,38 @@
-"""Verbs on single models: building the runtime's example FMUs."""
+"""Verbs on single models: ``check`` and ``flatten`` (Modelica front end)."""
 from __future__ import annotations
 
 import argparse
 
+from compiler import api
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Model verbs (``check``, ``flatten``, ``compile``) are added as the compiler grows."""
+    check = subparsers.add_parser(
+        "check", help="parse and flatten a Modelica model and print a summary",
+        description="Parse and flatten a Modelica model; print its variables, states and "
+                    "equations. Exit 1 with 'file:line:col: error: message' on an error.")
+    _model_arguments(check)
+    check.set_defaults(handler=_check)
+    flatten = subparsers.add_parser(
+        "flatten", help="print a Modelica model as flat Modelica",
+        description="Parse and flatten a Modelica model and print the flat model.")
+    _model_arguments(flatten)
+    flatten.set_defaults(handler=_flatten)
+
+
+def _model_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the .mo file")
+    parser.add_argument("--model", help="class to use (default: the last class in the file)")
+    parser.add_argument("--lib", action="append", default=[], metavar="DIR",
+                        help="library location: a package folder, a .mo file or a folder of "
+                             "packages (repeatable; MODELICAPATH is searched after)")
+
+
+def _check(args: argparse.Namespace) -> int:
+    print(api.check(args.file, model=args.model, libs=args.lib))
+    return 0
+
+
+def _flatten(args: argparse.Namespace) -> int:
+    print(api.flatten_model(args.file, model=args.model, libs=args.lib), end="")
+    return 0

@@ -1,0 +1,150 @@
+"""Algorithm sections of models -> flat statements (scalarized, for-loops unrolled).
+
+Input: the AST statements of one algorithm section and the ``Env`` of its instance. Output: a
+``flat.Algorithm`` and the names of the scalar variables it assigns (each algorithm counts as
+that many equations).
+"""
+from __future__ import annotations
+
+from compiler import flat
+from compiler.flatten import values
+from compiler.flatten.calls import CallResult, translate_call
+from compiler.flatten.equations import call_targets, pairs, reinit, when_condition
+from compiler.flatten.errors import FlattenError
+from compiler.flatten.exprtypes import check_same_type
+from compiler.flatten.function_body import call_statement
+from compiler.flatten.translate import iterator_values, translate
+from compiler.lang import ast
+
+
+class _State:
+    __slots__ = ("env", "when", "loop", "assigned")
+
+    def __init__(self, env, when=False, loop=False, assigned=None):
+        self.env = env
+        self.when = when
+        self.loop = loop
+        self.assigned = assigned if assigned is not None else {}
+
+    def but(self, **changes) -> _State:
+        state = _State(self.env, self.when, self.loop, self.assigned)
+        for name, value in changes.items():
+            setattr(state, name, value)
+        return state
+
+
+def flatten_algorithm(statements, env, span=None):
+    """The flat algorithm and the scalar variables it assigns, in first-assignment order."""
+    state = _State(env)
+    body = _block(statements, state)
+    return flat.Algorithm(body, span), list(state.assigned)
+
+
+def _block(statements, state: _State) -> tuple:
+    return tuple(item for node in statements for item in _statement(node, state))
+
+
+def _statement(node, state: _State) -> list:
+    kind = type(node)
+    env = state.env
+    if kind is ast.Assign:
+        return _assign(node, state)
+    if kind is ast.CallStmt:
+        name = node.call.func.dotted
+        if name == "reinit":
+            if not state.when:
+                raise FlattenError("reinit() is only allowed inside a when-clause", node.span)
+            return reinit(node.call, env, node.span)
+        return [call_statement(node.call, lambda item: translate(item, env), node.span,
+                               "an algorithm")]
+    if kind is ast.IfStmt:
+        branches = tuple((_scalar_condition(condition, env), _block(body, state))
+                         for condition, body in node.branches)
+        return [flat.IfStatement(branches, _block(node.else_, state), node.span)]
+    if kind is ast.ForStmt:
+        return _for(node.indices, node.body, state)
+    if kind is ast.WhileStmt:
+        return [flat.WhileStatement(_scalar_condition(node.condition, env),
+                                    _block(node.body, state.but(loop=True)), node.span)]
+    if kind is ast.WhenStmt:
+        if state.when:
+            raise FlattenError("when-statements cannot be nested", node.span)
+        inner = state.but(when=True)
+        branches = tuple((when_condition(condition, env), _block(body, inner))
+                         for condition, body in node.branches)
+        return [flat.WhenStatement(branches, node.span)]
+    if kind is ast.Break:
+        if not state.loop:
+            raise FlattenError("'break' outside a while-loop (for-loops in model algorithms "
+                               "are unrolled and cannot break)", node.span)
+        return [flat.Break(node.span)]
+    raise FlattenError("'return' is only allowed in functions", node.span)
+
+
+def _for(indices, body, state: _State) -> list:
+    index = indices[0]
+    result = []
+    for value in iterator_values(index, state.env):
+        inner = state.but(env=state.env.with_iterator(index.name, value))
+        if len(indices) > 1:
+            result.extend(_for(indices[1:], body, inner))
+        else:
+            result.extend(_block(body, inner))
+    return result
+
+
+def _scalar_condition(condition, env):
+    value = translate(condition, env)
+    if type(value) is tuple:
+        raise FlattenError("a condition must be a scalar Boolean expression", condition.span)
+    check_same_type("Boolean", value, env.ctx, condition.span, "condition")
+    return value
+
+
+def _assign(node: ast.Assign, state: _State) -> list:
+    env = state.env
+    if type(node.target) is ast.TupleExpr:
+        if type(node.value) is not ast.Call:
+            raise FlattenError("a list of outputs '(a, b) := ...' needs a function call on the "
+                               "right", node.span)
+        result = translate_call(node.value, env, whole="all")
+        if type(result) is not CallResult:
+            raise FlattenError("a list of outputs '(a, b) := ...' needs a call of a user "
+                               "function", node.span)
+        targets = [None if item is None else _target(item, env) for item in node.target.elements]
+        tuple_target = call_targets(result, targets, node.span)
+        _note(state, tuple_target.elements)
+        return [flat.Assign(tuple_target, result.call, node.span)]
+    target = _target(node.target, env)
+    value = (translate_call(node.value, env, whole=True) if type(node.value) is ast.Call
+             else translate(node.value, env))
+    if type(value) is CallResult:
+        tuple_target = call_targets(value, [target], node.span)
+        _note(state, tuple_target.elements)
+        return [flat.Assign(tuple_target, value.call, node.span)]
+    result = []
+    for var, expr in pairs(target, value, node.span):
+        check_same_type(None, (var, expr), env.ctx, node.span, "assignment")
+        _note(state, [var])
+        result.append(flat.Assign(var, expr, node.span))
+    return result
+
+
+def _target(ref, env):
+    if type(ref) is not ast.ComponentRef:
+        raise FlattenError("the left side of ':=' must be a variable", ref.span)
+    value = translate(ref, env)
+    for item in values.scalars(value):
+        if type(item) is not flat.Var:
+            raise FlattenError("the left side of ':=' must be a variable", ref.span)
+        record = env.ctx.variables.get(item.name)
+        if record is not None and record.variability in ("constant", "parameter"):
+            raise FlattenError(f"cannot assign to {record.variability} '{item.name}' in an "
+                               "algorithm", ref.span)
+    return value
+
+
+def _note(state: _State, targets) -> None:
+    for item in targets:
+        if item is not None:
+            state.assigned.setdefault(item.name, None)

@@ -1,0 +1,335 @@
+"""Built-in functions and operators of Modelica, as used in model expressions.
+
+Input: an ``ast.Call`` of a built-in name and its ``Env``. Output: a value. Operators that
+later stages need (``der``, ``pre``, ``sample``, math functions, ...) stay ``flat.Call``s,
+element by element on arrays; array functions are evaluated here on the scalarized arrays.
+"""
+from __future__ import annotations
+
+from compiler import flat
+from compiler.flatten import values
+from compiler.flatten.calls import bind_arguments
+from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.values import RecordValue, ShapeError
+
+# Scalar functions kept for later stages, applied element by element; value: argument names.
+KEPT = {
+    **{name: ("x",) for name in (
+        "abs", "sign", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+        "tanh", "exp", "log", "log10", "floor", "ceil", "integer", "pre", "edge", "change",
+        "noEvent", "Integer")},
+    "atan2": ("y", "x"), "mod": ("x", "y"), "rem": ("x", "y"), "div": ("x", "y"),
+    "homotopy": ("actual", "simplified"), "semiLinear": ("x", "k1", "k2"),
+}
+UNSUPPORTED = {
+    "cardinality": "cardinality() is deprecated and not supported",
+    "inStream": "stream connectors (inStream) are not supported",
+    "actualStream": "stream connectors (actualStream) are not supported",
+    "spatialDistribution": "spatialDistribution() is not supported",
+    "getInstanceName": "getInstanceName() is not supported",
+    "reinit": "reinit() is a statement: it can only stand alone inside a when-clause",
+    "assert": "assert() is a statement, not an expression",
+    "terminate": "terminate() is a statement, not an expression",
+}
+
+
+def _arguments(call, names: tuple, function: str, required: int | None = None) -> list:
+    bound = bind_arguments(call, list(names), f"{function}()")
+    required = len(names) if required is None else required
+    if any(arg is None for arg in bound[:required]):
+        raise FlattenError(f"{function}() needs {required} argument{'s' if required > 1 else ''}"
+                           f" ({', '.join(names[:required])})", call.span)
+    return bound
+
+
+def _value(arg, env):
+    from compiler.flatten.translate import translate
+    value = translate(arg, env)
+    if type(value) is RecordValue:
+        raise FlattenError(f"a record of type {value.type} cannot be used here", arg.span)
+    return value
+
+
+def _structural_int(arg, env, what: str) -> int:
+    from compiler.flatten.evaluate import evaluate_structural
+    return evaluate_structural(arg, env, what, expect=int)
+
+
+def _broadcast(function, items: list):
+    """``function`` applied element by element over the array arguments."""
+    arrays = [item for item in items if type(item) is tuple]
+    if not arrays:
+        return function(*items)
+    size = len(arrays[0])
+    if any(len(item) != size for item in arrays):
+        raise ShapeError("the array arguments differ in size")
+    return tuple(_broadcast(function, [item[i] if type(item) is tuple else item
+                                       for item in items]) for i in range(size))
+
+
+def _kept(name: str, names: tuple):
+    def handler(call, env):
+        args = [_value(arg, env) for arg in _arguments(call, names, name)]
+        if name == "der":
+            _check_der(args[0], env, call)
+        try:
+            return _broadcast(lambda *items: flat.Call(name, items), args)
+        except ShapeError as error:
+            raise FlattenError(f"{name}(): {error}", call.span) from None
+    return handler
+
+
+def _der(call, env):
+    return _kept("der", ("expr",))(call, env)
+
+
+def _check_der(value, env, call) -> None:
+    for item in values.scalars(value):
+        if type(item) is flat.Var and item.name != "time":
+            record = env.ctx.variables.get(item.name)
+            if record is not None and record.type != "Real":
+                raise FlattenError(f"der() needs a Real argument; '{item.name}' is "
+                                   f"{record.type}", call.span)
+
+
+def _min_max(name: str):
+    def handler(call, env):
+        if len(call.args) == 1 and not call.named:
+            items = values.scalars(_value(call.args[0], env))
+            if not items:
+                raise FlattenError(f"{name}() of an empty array", call.span)
+            result = items[0]
+            for item in items[1:]:
+                result = flat.Call(name, (result, item))
+            return result
+        return _kept(name, ("x", "y"))(call, env)
+    return handler
+
+
+def _no_args(name: str):
+    def handler(call, env):
+        _arguments(call, (), name)
+        return flat.Call(name, ())
+    return handler
+
+
+def _sample(call, env):
+    start, interval = _arguments(call, ("start", "interval"), "sample")
+    return flat.Call("sample", (_scalar(start, env, "sample"), _scalar(interval, env, "sample")))
+
+
+def _scalar(arg, env, function: str):
+    value = _value(arg, env)
+    if type(value) is tuple:
+        raise FlattenError(f"the arguments of {function}() must be scalars", arg.span)
+    return value
+
+
+def _smooth(call, env):
+    order, expr = _arguments(call, ("p", "expr"), "smooth")
+    order = _scalar(order, env, "smooth")
+    return values.elementwise(lambda item: flat.Call("smooth", (order, item)), _value(expr, env))
+
+
+def _delay(call, env):
+    expr, delay_time, delay_max = _arguments(call, ("expr", "delayTime", "delayMax"), "delay", 2)
+    delay_time = _scalar(delay_time, env, "delay")
+    delay_max = _scalar(delay_max, env, "delay") if delay_max is not None else delay_time
+    return values.elementwise(lambda item: flat.Call("delay", (item, delay_time, delay_max)),
+                              _value(expr, env))
+
+
+def _string(call, env):
+    if call.named:
+        raise FlattenError("the formatting options of String() are not supported", call.span)
+    (arg,) = _arguments(call, ("x",), "String")
+    return flat.Call("String", (_scalar(arg, env, "String"),))
+
+
+# ------------------------------------------------------------------------- array functions
+def _size(call, env):
+    array, dim = _arguments(call, ("A", "i"), "size", 1)
+    dims = values.shape(_value(array, env))
+    if dim is None:
+        return tuple(flat.Const(size) for size in dims)
+    k = _structural_int(dim, env, "the dimension argument of size()")
+    if not 1 <= k <= len(dims):
+        raise FlattenError(f"size(A, {k}): A has {len(dims)} dimension"
+                           f"{'s' if len(dims) != 1 else ''}", call.span)
+    return flat.Const(dims[k - 1])
+
+
+def _ndims(call, env):
+    (array,) = _arguments(call, ("A",), "ndims")
+    return flat.Const(len(values.shape(_value(array, env))))
+
+
+def _dims_args(call, env, first: int, function: str) -> tuple:
+    if call.named:
+        raise FlattenError(f"{function}() takes no named arguments", call.span)
+    return tuple(_structural_int(arg, env, f"a size argument of {function}()")
+                 for arg in call.args[first:])
+
+
+def _filled(value, dims: tuple):
+    return values.reshape([value] * _count(dims), dims) if dims else value
+
+
+def _count(dims: tuple) -> int:
+    total = 1
+    for size in dims:
+        total *= size
+    return total
+
+
+def _fill(call, env):
+    if not call.args:
+        raise FlattenError("fill() needs a value and at least one size", call.span)
+    return _filled(_value(call.args[0], env), _dims_args(call, env, 1, "fill"))
+
+
+def _constant_fill(value: int, function: str):
+    def handler(call, env):
+        dims = _dims_args(call, env, 0, function)
+        if not dims:
+            raise FlattenError(f"{function}() needs at least one size", call.span)
+        return _filled(flat.Const(value), dims)
+    return handler
+
+
+def _identity(call, env):
+    (n,) = _arguments(call, ("n",), "identity")
+    size = _structural_int(n, env, "the size argument of identity()")
+    return tuple(tuple(flat.Const(1 if i == j else 0) for j in range(size)) for i in range(size))
+
+
+def _linspace(call, env):
+    from compiler.flatten.evaluate import evaluate
+    x1, x2, n = _arguments(call, ("x1", "x2", "n"), "linspace")
+    count = _structural_int(n, env, "the count argument of linspace()")
+    if count < 2:
+        raise FlattenError("linspace() needs n >= 2", n.span)
+    start, stop = _scalar(x1, env, "linspace"), _scalar(x2, env, "linspace")
+    try:
+        a, b = float(evaluate(start, env.ctx)), float(evaluate(stop, env.ctx))
+        return tuple(flat.Const(a + (b - a) * i / (count - 1)) for i in range(count))
+    except (NotEvaluable, TypeError, ValueError):
+        step = flat.Binary("/", flat.Binary("-", stop, start), flat.Const(count - 1))
+        return tuple(flat.Binary("+", start, flat.Binary("*", flat.Const(i), step))
+                     for i in range(count))
+
+
+def _array_function(name: str, names: tuple, body):
+    def handler(call, env):
+        args = [_value(arg, env) for arg in _arguments(call, names, name)]
+        try:
+            return body(*args)
+        except ShapeError as error:
+            raise FlattenError(f"{name}(): {error}", call.span) from None
+    return handler
+
+
+def _transpose(matrix):
+    return values.transpose(matrix)
+
+
+def _outer_product(x, y):
+    _need_shape(x, 1, "outerProduct")
+    _need_shape(y, 1, "outerProduct")
+    return tuple(tuple(flat.Binary("*", a, b) for b in y) for a in x)
+
+
+def _cross(x, y):
+    if values.shape(x) != (3,) or values.shape(y) != (3,):
+        raise ShapeError("cross() needs two vectors of size 3")
+    def term(i, j):
+        return flat.Binary("-", flat.Binary("*", x[i], y[j]), flat.Binary("*", x[j], y[i]))
+    return (term(1, 2), term(2, 0), term(0, 1))
+
+
+def _skew(x):
+    if values.shape(x) != (3,):
+        raise ShapeError("skew() needs a vector of size 3")
+    zero = flat.Const(0)
+    def neg(item):
+        return flat.Unary("-", item)
+    return ((zero, neg(x[2]), x[1]), (x[2], zero, neg(x[0])), (neg(x[1]), x[0], zero))
+
+
+def _diagonal(v):
+    _need_shape(v, 1, "diagonal")
+    return tuple(tuple(v[i] if i == j else flat.Const(0) for j in range(len(v)))
+                 for i in range(len(v)))
+
+
+def _need_shape(value, ndims: int, function: str) -> None:
+    if len(values.shape(value)) != ndims:
+        raise ShapeError(f"{function}() needs {'a vector' if ndims == 1 else 'a matrix'}")
+
+
+def _sum(array):
+    return values.sum_of(values.scalars(array))
+
+
+def _product(array):
+    return values.product_of(values.scalars(array))
+
+
+def _scalar_of(array):
+    if any(size != 1 for size in values.shape(array)):
+        raise ShapeError("scalar() needs an array whose every dimension is 1")
+    return values.scalars(array)[0]
+
+
+def _vector(array):
+    dims = values.shape(array)
+    if sum(1 for size in dims if size > 1) > 1:
+        raise ShapeError("vector() needs an array with at most one dimension larger than 1")
+    return tuple(values.scalars(array))
+
+
+def _matrix(array):
+    dims = values.shape(array)
+    if any(size != 1 for size in dims[2:]):
+        raise ShapeError("matrix() needs dimensions beyond the second to be 1")
+    padded = values.promote(array, 2)
+    dims = values.shape(padded)
+    return values.reshape(values.scalars(padded), dims[:2])
+
+
+def _cat(call, env):
+    if not call.args or call.named:
+        raise FlattenError("cat() needs a dimension and arrays", call.span)
+    dim = _structural_int(call.args[0], env, "the dimension argument of cat()")
+    try:
+        return values.concatenate(dim, [_value(arg, env) for arg in call.args[1:]])
+    except ShapeError as error:
+        raise FlattenError(f"cat(): {error}", call.span) from None
+
+
+def _unsupported(message: str):
+    def handler(call, env):
+        raise FlattenError(message, call.span)
+    return handler
+
+
+BUILTINS = {name: _kept(name, names) for name, names in KEPT.items()}
+BUILTINS.update({
+    "der": _der, "min": _min_max("min"), "max": _min_max("max"),
+    "initial": _no_args("initial"), "terminal": _no_args("terminal"), "sample": _sample,
+    "smooth": _smooth, "delay": _delay, "String": _string,
+    "size": _size, "ndims": _ndims, "fill": _fill, "zeros": _constant_fill(0, "zeros"),
+    "ones": _constant_fill(1, "ones"), "identity": _identity, "linspace": _linspace,
+    "transpose": _array_function("transpose", ("A",), _transpose),
+    "outerProduct": _array_function("outerProduct", ("x", "y"), _outer_product),
+    "cross": _array_function("cross", ("x", "y"), _cross),
+    "skew": _array_function("skew", ("x",), _skew),
+    "diagonal": _array_function("diagonal", ("v",), _diagonal),
+    "sum": _array_function("sum", ("A",), _sum),
+    "product": _array_function("product", ("A",), _product),
+    "scalar": _array_function("scalar", ("A",), _scalar_of),
+    "vector": _array_function("vector", ("A",), _vector),
+    "matrix": _array_function("matrix", ("A",), _matrix),
+    "cat": _cat,
+})
+BUILTINS.update({name: _unsupported(message) for name, message in UNSUPPORTED.items()})

@@ -1,0 +1,330 @@
+"""Classes as the flattener sees them: inheritance expanded, short classes resolved, names looked up.
+
+Input: ``ClassEntry``s of a ``compiler.library.Library``. Output: ``ClassInfo`` (members with
+the extends modifications that apply to them, nested classes, equations and algorithms with
+the class they are written in) and ``lookup`` of a name in a class's lexical scope.
+"""
+from __future__ import annotations
+
+from compiler.errors import CompilerError
+from compiler.flatten.errors import FlattenError
+from compiler.lang import ast, parse
+from compiler.library import ClassEntry
+
+BUILTIN_SCALARS = ("Real", "Integer", "Boolean", "String")
+_PRELUDE = parse("""
+type StateSelect = enumeration(never, avoid, default, prefer, always);
+type AssertionLevel = enumeration(warning, error);
+""", "<builtin>")
+BUILTIN_CLASSES = {name: ClassEntry(name, None, ast.ClassDef(name, "type", ast.Composition()))
+                   for name in BUILTIN_SCALARS}
+BUILTIN_CLASSES.update({cls.name: ClassEntry(cls.name, None, cls) for cls in _PRELUDE.classes})
+_UNSUPPORTED_CLASSES = {"ExternalObject": "external objects", "Clock": "clocks (synchronous "
+                        "language elements)", "Connections": "overconstrained connectors"}
+
+
+class Member:
+    """A component of a class, own or inherited.
+
+    ``scope`` is the class whose text declares it (types and modifier expressions are looked
+    up there); ``layers`` are the extends modifications that reach it, outermost first, each
+    ``(arguments, scope)``.
+    """
+
+    __slots__ = ("decl", "scope", "layers")
+
+    def __init__(self, decl: ast.Component, scope: ClassEntry, layers: tuple = ()):
+        self.decl = decl
+        self.scope = scope
+        self.layers = layers
+
+
+class ClassInfo:
+    """The expanded contents of a class (own and inherited elements)."""
+
+    __slots__ = ("entry", "kind", "partial", "builtin", "literals", "members", "classes",
+                 "equations", "initial_equations", "algorithms", "initial_algorithms",
+                 "type_layers", "dims", "flow", "variability", "causality", "composition")
+
+    def __init__(self, entry: ClassEntry, definition: ast.ClassDef):
+        self.entry = entry
+        self.kind = definition.kind
+        self.partial = definition.partial
+        self.builtin = None        # "Real", "Integer", "Boolean", "String" or "enumeration"
+        self.literals = ()         # enumeration literals
+        self.members: dict[str, Member] = {}
+        self.classes: dict[str, ClassEntry] = {}
+        self.equations: list = []  # (equation, scope) pairs; likewise the other sections
+        self.initial_equations: list = []
+        self.algorithms: list = []
+        self.initial_algorithms: list = []
+        self.type_layers: tuple = ()  # (modification, scope) on a built-in type, outermost first
+        self.dims: tuple = ()          # (expression, scope) from short class definitions
+        self.flow = self.variability = self.causality = ""
+        self.composition = definition.body if isinstance(definition.body, ast.Composition) else None
+
+    @property
+    def name(self) -> str:
+        return self.entry.full_name
+
+    @property
+    def is_structured(self) -> bool:
+        return self.builtin is None
+
+
+class Classes:
+    """Expands and looks up classes, caching one ``ClassInfo`` per class."""
+
+    def __init__(self, library):
+        self.library = library
+        self._infos: dict[int, ClassInfo] = {}
+        self._expanding: dict[int, ClassEntry] = {}
+        self._imports: dict[int, tuple] = {}
+        self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
+
+    # ------------------------------------------------------------------------ definitions
+    def definition(self, entry: ClassEntry, span=None) -> ast.ClassDef:
+        """The parsed class; a library error without a place is reported at ``span``."""
+        try:
+            return entry.definition
+        except CompilerError as error:
+            if error.span is None:
+                raise FlattenError(error.message, span) from None
+            raise
+
+    def expand(self, entry: ClassEntry, span=None) -> ClassInfo:
+        """The expanded class; ``span`` locates errors in finding it (cyclic extends)."""
+        key = id(entry)
+        info = self._infos.get(key)
+        if info is not None:
+            return info
+        if key in self._expanding:
+            chain = " extends ".join(e.name for e in self._expanding.values())
+            raise FlattenError(f"cyclic extends: {chain} extends {entry.name}", span)
+        definition = self.definition(entry, span)
+        self._expanding[key] = entry
+        try:
+            info = ClassInfo(entry, definition)
+            if entry.parent is None and entry.name in BUILTIN_SCALARS and \
+                    BUILTIN_CLASSES.get(entry.name) is entry:
+                info.builtin = entry.name
+            else:
+                self._fill(info, definition)
+        finally:
+            del self._expanding[key]
+        self._infos[key] = info
+        return info
+
+    def _fill(self, info: ClassInfo, definition: ast.ClassDef) -> None:
+        body = definition.body
+        if isinstance(body, ast.Enumeration):
+            if body.unspecified:
+                raise FlattenError("enumeration(:) is not supported", definition.span)
+            info.builtin = "enumeration"
+            info.literals = tuple(literal.name for literal in body.literals)
+        elif isinstance(body, ast.DerClass):
+            raise FlattenError("derivative classes (der(f, x)) are not supported", body.span)
+        elif isinstance(body, ast.ShortClass):
+            self._short_class(info, body, definition)
+        else:
+            if definition.extends_base:
+                raise FlattenError("'class extends' is not supported", definition.span)
+            self._composition(info, body)
+
+    def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
+        entry = info.entry
+        base_entry = self.lookup_class(body.base, entry.parent, definition.span)
+        base = self.expand(base_entry, body.base.span)
+        self._inherit(info, base, body.modification, entry.parent)
+        info.dims = tuple((dim, entry.parent) for dim in body.dims) + base.dims
+        info.flow = body.flow or base.flow
+        info.variability = body.variability or base.variability
+        info.causality = body.causality or base.causality
+        if base.builtin == "enumeration" and not info.literals:
+            info.literals = base.literals
+
+    def _inherit(self, info: ClassInfo, base: ClassInfo, modification, scope) -> None:
+        """Add the elements of ``base`` as modified by ``modification`` (written in ``scope``)."""
+        if base.builtin is not None:
+            if info.builtin is not None and info.builtin != base.builtin:
+                raise FlattenError(f"class {info.name} extends two different built-in types",
+                                   modification.span if modification else None)
+            info.builtin = base.builtin
+            info.literals = base.literals or info.literals
+            layer = ((modification, scope),) if modification is not None else ()
+            info.type_layers = layer + base.type_layers
+            info.flow = info.flow or base.flow
+            info.variability = info.variability or base.variability
+            info.causality = info.causality or base.causality
+            return
+        per_member = _split_arguments(modification)
+        for name, redeclared in per_member.pop(None, {}).items():
+            self._redeclare_class(info, base, name, redeclared, scope)
+        for name, member in base.members.items():
+            args = per_member.pop(name, ())
+            layers = (((tuple(args), scope),) + member.layers) if args else member.layers
+            self._add_member(info, Member(member.decl, member.scope, layers), inherited=True)
+        for name, entry in base.classes.items():
+            info.classes.setdefault(name, entry)
+        for name, args in per_member.items():
+            if name not in base.classes:
+                raise FlattenError(f"class {base.name} has no element '{name}' to modify",
+                                   args[0].span)
+        info.equations.extend(base.equations)
+        info.initial_equations.extend(base.initial_equations)
+        info.algorithms.extend(base.algorithms)
+        info.initial_algorithms.extend(base.initial_algorithms)
+
+    def _redeclare_class(self, info, base, name, argument, scope) -> None:
+        original = base.classes.get(name)
+        if original is None:
+            raise FlattenError(f"class {base.name} has no class '{name}' to redeclare",
+                               argument.span)
+        if not self.definition(original).replaceable:
+            raise FlattenError(f"class '{name}' is not replaceable", argument.span)
+        info.classes[name] = ClassEntry(name, scope, argument.element)
+
+    def _add_member(self, info: ClassInfo, member: Member, inherited: bool = False) -> None:
+        name = member.decl.name
+        existing = info.members.get(name)
+        if existing is not None or name in info.classes:
+            if inherited and existing is not None and existing.decl == member.decl:
+                return  # the same element inherited twice (diamond)
+            span = member.decl.span
+            raise FlattenError(f"duplicate declaration of '{name}' in {info.name}", span)
+        info.members[name] = member
+
+    def _composition(self, info: ClassInfo, body: ast.Composition) -> None:
+        entry = info.entry
+        for element in body.elements:
+            if isinstance(element, ast.Extends):
+                base_entry = self.lookup_class(element.base, entry, element.span, own_only=True)
+                base = self.expand(base_entry, element.span)
+                self._inherit(info, base, element.modification, entry)
+        for element in body.elements:
+            if isinstance(element, ast.Component):
+                if element.name in info.members:
+                    previous = info.members[element.name].decl.span
+                    where = f" (first declared at {previous.line}:{previous.col})" if previous else ""
+                    raise FlattenError(f"duplicate declaration of '{element.name}'{where}",
+                                       element.span)
+                self._add_member(info, Member(element, entry))
+            elif isinstance(element, ast.ClassDef):
+                if element.name in info.members:
+                    raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
+                info.classes[element.name] = entry.child(element.name)
+        if entry.directory is not None:
+            for name, child in entry.children().items():
+                info.classes.setdefault(name, child)
+        info.equations.extend((eq, entry) for eq in body.equations)
+        info.initial_equations.extend((eq, entry) for eq in body.initial_equations)
+        info.algorithms.extend((stmts, entry) for stmts in body.algorithms)
+        info.initial_algorithms.extend((stmts, entry) for stmts in body.initial_algorithms)
+
+    # ---------------------------------------------------------------------------- lookup
+    def lookup_class(self, name: ast.TypeName, scope: ClassEntry | None, span=None,
+                     own_only: bool = False) -> ClassEntry:
+        """The class a type name denotes, seen from ``scope``."""
+        found = self.lookup(name.parts[0], None if name.is_global else scope, own_only,
+                            name.span or span)
+        for part in name.parts[1:]:
+            if not isinstance(found, ClassEntry):
+                break
+            found = self.member_of(found, part, name.span)
+        if not isinstance(found, ClassEntry):
+            message = (f"unknown type '{name.dotted}'" if found is None
+                       else f"'{name.dotted}' is a component, not a class")
+            raise FlattenError(message, name.span or span)
+        return found
+
+    def member_of(self, entry: ClassEntry, name: str, span=None):
+        """Element ``name`` of class ``entry``: a ClassEntry, a Member, or None."""
+        if id(entry) in self._expanding:
+            return entry.child(name)
+        info = self.expand(entry, span)
+        found = info.classes.get(name)
+        if found is None:
+            found = info.members.get(name)
+        return found
+
+    def lookup(self, name: str, scope: ClassEntry | None, own_only: bool = False, span=None):
+        """``name`` seen from ``scope``: a ClassEntry, a Member (with its scope) or None.
+
+        Walks the scope, its imports, then the enclosing classes (up to an encapsulated
+        one), the library's top level and the built-in classes. With ``own_only`` the first
+        scope contributes only its own nested classes (base-class names are looked up so).
+        """
+        first = True
+        while scope is not None:
+            if first and own_only:
+                found = self.definition(scope).body
+                found = scope.child(name) if isinstance(found, ast.Composition) else None
+            else:
+                found = self.member_of(scope, name)
+            if found is None:
+                found = self._imported(name, scope)
+            if found is not None:
+                return found
+            if self.definition(scope).encapsulated:
+                break
+            scope, first = scope.parent, False
+        if name in _UNSUPPORTED_CLASSES:
+            raise FlattenError(f"{_UNSUPPORTED_CLASSES[name]} are not supported", span)
+        found = self.library.root(name)
+        return found if found is not None else BUILTIN_CLASSES.get(name)
+
+    def _imports_of(self, scope: ClassEntry) -> tuple:
+        imports = self._imports.get(id(scope))
+        if imports is None:
+            body = self.definition(scope).body
+            imports = tuple(element for element in body.elements
+                            if isinstance(element, ast.Import)) \
+                if isinstance(body, ast.Composition) else ()
+            self._imports[id(scope)] = imports
+        return imports
+
+    def _imported(self, name: str, scope: ClassEntry):
+        for element in self._imports_of(scope):
+            path = element.path
+            if element.alias == name or (not element.alias and not element.wildcard and
+                                         not element.names and path[-1] == name):
+                return self._global(path, element.span)
+            if name in element.names:
+                return self._global(path + (name,), element.span)
+            if element.wildcard:
+                package = self._global(path, element.span)
+                if isinstance(package, ClassEntry):
+                    found = self.member_of(package, name, element.span)
+                    if found is not None:
+                        return found
+        return None
+
+    def _global(self, path: tuple, span):
+        found = self.library.root(path[0])
+        for part in path[1:]:
+            if not isinstance(found, ClassEntry):
+                found = None
+                break
+            found = self.member_of(found, part, span)
+        if found is None:
+            raise FlattenError(f"imported name '{'.'.join(path)}' not found", span)
+        return found
+
+
+def _split_arguments(modification: ast.Modification | None) -> dict:
+    """The arguments of an extends modification by the member they modify; class
+    redeclarations under the key None."""
+    result: dict = {}
+    if modification is None:
+        return result
+    if modification.binding is not None:
+        raise FlattenError("a class modification cannot have a binding", modification.span)
+    for argument in modification.arguments:
+        if isinstance(argument, ast.ElementRedeclare) and \
+                isinstance(argument.element, ast.ClassDef):
+            result.setdefault(None, {})[argument.element.name] = argument
+            continue
+        name = (argument.element.name if isinstance(argument, ast.ElementRedeclare)
+                else argument.name[0])
+        result.setdefault(name, []).append(argument)
+    return result

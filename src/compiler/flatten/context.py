@@ -1,0 +1,46 @@
+"""What one flattening run shares: the class cache, the variables made so far, the functions
+and enumerations used, and ``Env``, the place an expression is read in.
+
+Input: a ``Library``. Output: the mutable bookkeeping of a single ``flatten`` call (nothing
+outlives it).
+"""
+from __future__ import annotations
+
+from compiler.flatten.classes import Classes
+
+
+class Env:
+    """Where an expression is read: the instance whose components it names, the class whose
+    text it is (for classes, imports and constants), bound for-loop indices, and the size
+    ``end`` stands for inside a subscript."""
+
+    __slots__ = ("ctx", "instance", "scope", "iterators", "end")
+
+    def __init__(self, ctx, instance, scope, iterators=None, end=None):
+        self.ctx = ctx
+        self.instance = instance
+        self.scope = scope
+        self.iterators = iterators or {}
+        self.end = end
+
+    def with_iterator(self, name: str, value) -> Env:
+        iterators = dict(self.iterators)
+        iterators[name] = value
+        return Env(self.ctx, self.instance, self.scope, iterators, self.end)
+
+    def with_end(self, size: int) -> Env:
+        return Env(self.ctx, self.instance, self.scope, self.iterators, size)
+
+
+class Context:
+    """The state of one flattening run."""
+
+    def __init__(self, library):
+        self.classes = Classes(library)
+        self.variables: dict = {}          # flat name -> VarRecord, in creation order
+        self.functions: dict = {}          # full name -> flat.Function
+        self.function_headers: dict = {}   # full name -> FunctionHeader (set before the body)
+        self.enumerations: dict = {}       # full name -> flat.Enumeration
+        self.structural: set[str] = set()  # parameters whose value flattening used
+        self.constants: dict = {}          # (id(scope), name) -> value of a package constant
+        self.evaluating: set[str] = set()  # variables whose value is being computed (cycles)

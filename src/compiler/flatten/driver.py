@@ -1,0 +1,186 @@
+"""``flatten(library, name) -> FlatModel``: the flattening pass from instance tree to flat model.
+
+Input: a ``Library`` and the full name of a model (or block or class). Output: a
+``flat.FlatModel``: every component instantiated, every equation and algorithm flattened,
+connections turned into equations, functions collected, the model's balance checked.
+"""
+from __future__ import annotations
+
+from compiler import flat
+from compiler.flatten.algorithms import flatten_algorithm
+from compiler.flatten.balance import check_balance
+from compiler.flatten.connections import connection_equations
+from compiler.flatten.context import Context, Env
+from compiler.flatten.equations import Collector, Where, count_equations, flatten_section
+from compiler.flatten.errors import FlattenError
+from compiler.flatten.exprtypes import check_same_type
+from compiler.flatten.instances import REMOVED, Instance
+from compiler.flatten.translate import variable_binding
+from compiler.flatten.variables import annotation_info, flat_variable
+from compiler.flatten.walk import nodes
+from compiler.lang.gcpause import paused_gc
+
+
+_TOP_KINDS = frozenset({"model", "block", "class"})
+
+
+def flatten(library, name: str) -> flat.FlatModel:
+    """Flatten the class ``name`` of ``library``.
+
+    Raises
+    ------
+    FlattenError
+        The first problem found, located at its source.
+    """
+    with paused_gc():
+        try:
+            return _flatten(library, name)
+        except RecursionError:
+            entry = library.lookup(name)
+            span = entry.definition.span if entry is not None else None
+            raise FlattenError(f"{name} nests too deeply to flatten (a class that contains or "
+                               "extends itself through modifications?)", span) from None
+
+
+def _flatten(library, name: str) -> flat.FlatModel:
+    ctx = Context(library)
+    entry, definition, top = _top_instance(ctx, library, name)
+    instances, records = _walk(top)
+    collector = Collector()
+    for instance in instances:
+        _sections(instance, collector)
+    bindings, binding_owners = _binding_equations(records, ctx)
+    connected, connect_owners = connection_equations(
+        collector.connects, [record for record in records if record.flow])
+    equations = bindings + collector.equations + connected
+    owners = binding_owners + collector.owners + connect_owners
+    algorithms = tuple(algorithm for algorithm, _, _ in collector.algorithms)
+    initial_algorithms = tuple(algorithm for algorithm, _, _ in collector.initial_algorithms)
+    states, discrete, reinits = _scan((tuple(equations), tuple(collector.initial_equations),
+                                       algorithms, initial_algorithms))
+    for reinit in reinits:
+        if reinit.var.name not in states:
+            raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
+                               "not appear in der()", reinit.span)
+    _check_balance(top, records, name, list(zip(equations, owners)), collector.algorithms)
+    variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
+    experiment, documentation = annotation_info(ctx, entry, definition)
+    return flat.FlatModel(
+        name, variables, tuple(equations), tuple(collector.initial_equations), algorithms,
+        initial_algorithms, tuple(ctx.functions.values()), tuple(ctx.enumerations.values()),
+        experiment, definition.description, documentation, definition.span)
+
+
+def _top_instance(ctx, library, name: str):
+    """The class to flatten (which must be a non-partial model, block or class) instantiated."""
+    entry = library.lookup(name)
+    if entry is None:
+        raise FlattenError(f"class '{name}' not found")
+    definition = ctx.classes.definition(entry)
+    info = ctx.classes.expand(entry, definition.span)
+    if info.kind not in _TOP_KINDS or not info.is_structured:
+        hint = " (choose one of its models with --model)" if info.kind == "package" else ""
+        raise FlattenError(f"{name} is a {info.kind}; only a model, block or class can be "
+                           f"flattened{hint}", definition.span)
+    if info.partial:
+        raise FlattenError(f"{info.kind} {name} is partial and cannot be flattened",
+                           definition.span)
+    return entry, definition, Instance(ctx, "", info, None, None)
+
+
+def _check_balance(top, records, name: str, owned_equations: list, algorithms: list) -> None:
+    counts = [(count_equations([eq]), owner) for eq, owner in owned_equations]
+    counts += [(len(assigned), owner) for _, owner, assigned in algorithms]
+    owned = owned_equations + [(algorithm, owner) for algorithm, owner, _ in algorithms]
+    check_balance(top, records, counts, name, lambda culprit: {
+        node.name for item, owner in owned if owner is culprit
+        for node in nodes(item) if type(node) is flat.Var})
+
+
+def _walk(top: Instance):
+    """All instances (pre-order) and all variables (declaration order)."""
+    instances, records, seen = [], [], set()
+
+    def visit(instance):
+        instances.append(instance)
+        for _, node in instance.all_members():
+            if node is REMOVED:
+                continue
+            for element in node.elements:
+                if id(element) in seen:
+                    continue  # an outer component: the inner one is listed where declared
+                seen.add(id(element))
+                if node.is_var:
+                    records.append(element)
+                else:
+                    visit(element)
+    visit(top)
+    return instances, records
+
+
+def _sections(instance: Instance, collector: Collector) -> None:
+    ctx, info, owner = instance.ctx, instance.info, instance.owner
+    for eq, scope in info.equations:
+        items = flatten_section((eq,), Env(ctx, instance, scope), Where(), collector)
+        collector.add(items, owner)
+    initial = Where(initial=True)
+    for eq, scope in info.initial_equations:
+        collector.initial_equations.extend(
+            flatten_section((eq,), Env(ctx, instance, scope), initial, collector))
+    for statements, scope in info.algorithms:
+        algorithm, assigned = flatten_algorithm(statements, Env(ctx, instance, scope),
+                                                _span_of(statements))
+        collector.algorithms.append((algorithm, owner, assigned))
+    for statements, scope in info.initial_algorithms:
+        algorithm, assigned = flatten_algorithm(statements, Env(ctx, instance, scope),
+                                                _span_of(statements))
+        collector.initial_algorithms.append((algorithm, owner, assigned))
+
+
+def _span_of(statements):
+    return statements[0].span if statements else None
+
+
+def _binding_equations(records, ctx):
+    """``x = binding`` for every variable that is neither a parameter nor a constant."""
+    equations, owners = [], []
+    for record in records:
+        if record.variability in ("constant", "parameter") or record.mod is None or \
+                record.mod.binding is None:
+            continue
+        value = variable_binding(record)
+        binding = record.mod.binding
+        span = binding.expr.span or record.span
+        var = flat.Var(record.name)
+        check_same_type(None, (var, value), ctx, span, f"the binding of '{record.name}'")
+        equations.append(flat.Equation(var, value, span))
+        instance = binding.env.instance
+        owners.append(instance.owner if instance is not None else record.owner)
+    return equations, owners
+
+
+def _scan(everything) -> tuple[set, set, list]:
+    """Variables under ``der``, variables assigned in when-clauses, and the reinits."""
+    states, discrete, reinits = set(), set(), []
+    for node in nodes(everything):
+        kind = type(node)
+        if kind is flat.Call:
+            if node.name == "der" and type(node.args[0]) is flat.Var:
+                states.add(node.args[0].name)
+        elif kind is flat.Reinit:
+            reinits.append(node)
+        elif kind is flat.WhenEquation or kind is flat.WhenStatement:
+            for _, body in node.branches:
+                discrete.update(_assigned(body))
+    return states, discrete, reinits
+
+
+def _assigned(body) -> list:
+    names = []
+    for inner in nodes(body):
+        kind = type(inner)
+        if kind is flat.Equation or kind is flat.Assign:
+            target = inner.lhs if kind is flat.Equation else inner.target
+            targets = target.elements if type(target) is flat.TupleExpr else (target,)
+            names.extend(item.name for item in targets if type(item) is flat.Var)
+    return names

@@ -1,0 +1,366 @@
+"""The instance tree: components instantiated with their merged modifications, on demand.
+
+Input: a ``ClassInfo`` and the modification applied to it. Output: ``Instance``s whose
+members are ``Node``s (a scalar or an array of sub-instances or of ``VarRecord``s, the
+variables of built-in type). A member is made the first time it is looked up, so declarations
+may refer to parameters declared after them; a member that needs itself is an error.
+"""
+from __future__ import annotations
+
+import itertools
+
+from compiler.flatten import evaluate as evaluation
+from compiler.flatten import names
+from compiler.flatten import translate as translation
+from compiler.flatten.classes import ClassInfo
+from compiler.flatten.context import Env
+from compiler.flatten.errors import FlattenError
+from compiler.flatten.modifiers import field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.values import shape
+from compiler.lang import ast
+from compiler.library import ClassEntry
+
+
+ATTRIBUTES = {
+    "Real": ("start", "fixed", "nominal", "min", "max", "unit", "displayUnit", "quantity",
+             "stateSelect"),
+    "Integer": ("start", "fixed", "min", "max", "quantity"),
+    "Boolean": ("start", "fixed", "quantity"),
+    "String": ("start", "fixed", "quantity"),
+    "enumeration": ("start", "fixed", "min", "max", "quantity"),
+}
+_VARIABILITY_RANK = {"constant": 0, "parameter": 1, "discrete": 2, "": 3}
+_STRUCTURED_KINDS = frozenset({"model", "block", "connector", "record", "class",
+                               "operator record"})
+_INTERFACE_KINDS = frozenset({"connector", "record", "operator record"})
+REMOVED = object()  # a conditional component whose condition is false
+
+
+class VarRecord:
+    """A scalar variable while flattening: what its declaration and modifications say."""
+
+    __slots__ = ("name", "type", "info", "variability", "causality", "flow", "protected",
+                 "top_interface", "mod", "decl", "env", "owner", "interface", "value", "binding",
+                 "translated")
+
+    def __init__(self, name, info, variability, causality, flow, protected, top_interface, mod,
+                 decl, env, owner, interface):
+        self.name = name
+        self.info = info
+        self.type = info.name if info.builtin == "enumeration" else info.builtin
+        self.variability = variability  # "constant", "parameter", "discrete" or ""
+        self.causality = causality      # "input", "output" or "" as declared
+        self.flow = flow
+        self.protected = protected
+        self.top_interface = top_interface
+        self.mod = mod
+        self.decl = decl
+        self.env = env
+        self.owner = owner            # the nearest model or block instance (balance)
+        self.interface = interface    # "input" or "flow": counted as given inside ``owner``
+        self.value = None             # evaluated value, once needed
+        self.binding = None           # translated binding, once needed
+        self.translated = False
+
+    @property
+    def span(self):
+        return self.decl.span
+
+
+class Node:
+    """A declared component after instantiation: ``elements`` in row-major order."""
+
+    __slots__ = ("name", "dims", "elements", "is_var", "decl")
+
+    def __init__(self, name, dims, elements, is_var, decl):
+        self.name = name
+        self.dims = dims
+        self.elements = elements
+        self.is_var = is_var
+        self.decl = decl
+
+
+class Instance:
+    """An instance of a structured class (model, block, connector, record)."""
+
+    __slots__ = ("ctx", "path", "info", "mod", "parent", "members", "variability", "causality",
+                 "protected", "top_interface", "decl", "_busy", "owner")
+
+    def __init__(self, ctx, path, info: ClassInfo, mod, parent, decl=None, variability="",
+                 causality="", protected=False):
+        self.ctx = ctx
+        self.path = path
+        self.info = info
+        self.mod = mod
+        self.parent = parent
+        self.decl = decl
+        self.members: dict = {}
+        interface = info.kind in _INTERFACE_KINDS
+        # Prefixes of a record or connector component apply to its fields.
+        self.variability = variability if interface else ""
+        self.causality = causality if interface else ""
+        self.protected = protected
+        self._busy: set[str] = set()
+        self.top_interface = parent is None or (
+            parent.top_interface and info.kind in _INTERFACE_KINDS and not protected)
+        is_model = parent is None or info.kind not in _INTERFACE_KINDS
+        self.owner = self if is_model else parent.owner
+
+    def __repr__(self) -> str:
+        return f"<Instance {self.path or self.info.name}>"
+
+    @property
+    def span(self):
+        return self.decl.span if self.decl is not None else \
+            self.ctx.classes.definition(self.info.entry).span
+
+    def prefixed(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    # ------------------------------------------------------------------------- members
+    def member(self, name: str):
+        """The Node of component ``name`` (made now if needed), ``REMOVED``, or None."""
+        node = self.members.get(name)
+        if node is not None:
+            return node
+        member = self.info.members.get(name)
+        if member is None:
+            return None
+        if name in self._busy:
+            raise FlattenError(f"'{self.prefixed(name)}' depends on itself", member.decl.span)
+        self._busy.add(name)
+        try:
+            node = instantiate(self, member)
+        finally:
+            self._busy.discard(name)
+        self.members[name] = node
+        return node
+
+    def all_members(self):
+        """Every member in declaration order (instantiating those not made yet)."""
+        return [(name, self.member(name)) for name in self.info.members]
+
+    def class_named(self, name: str):
+        """A class redeclared for this instance by its modification, or a class of its type."""
+        sub = self.mod.args.get(name) if self.mod is not None else None
+        if sub is not None and sub.redeclare is not None and \
+                isinstance(sub.redeclare[0], ast.ClassDef):
+            element, env = sub.redeclare
+            original = self.info.classes.get(name)
+            if original is None or not self.ctx.classes.definition(original).replaceable:
+                raise FlattenError(f"class '{name}' is not replaceable", sub.span)
+            return ClassEntry(name, env.scope, element)
+        return self.info.classes.get(name)
+
+    def outer_mod(self, name: str):
+        """What this instance's own modification says about its member ``name``."""
+        if self.mod is None:
+            return None
+        if self.info.kind in _INTERFACE_KINDS:
+            return field(self.mod, name)
+        return self.mod.args.get(name)
+
+
+def _member_mod(inst: Instance, member):
+    name = member.decl.name
+    layers = [inst.outer_mod(name)]
+    for args, scope in member.layers:
+        layers.append(from_arguments(args, Env(inst.ctx, inst, scope)).get(name))
+    layers.append(from_ast(member.decl.modification, Env(inst.ctx, inst, member.scope),
+                           final=member.decl.final))
+    return merge_all([layer for layer in layers if layer is not None], name)
+
+
+def instantiate(inst: Instance, member):
+    """Instantiate one declared component of ``inst``: a Node, or ``REMOVED``."""
+    ctx = inst.ctx
+    decl = member.decl
+    mod = _member_mod(inst, member)
+    decl_env = Env(ctx, inst, member.scope)
+    if mod is not None and mod.redeclare is not None:
+        decl, decl_env, mod = _redeclared(inst, member, mod)
+    if decl.condition is not None and not evaluation.evaluate_structural(
+            decl.condition, decl_env, "the condition of a component", expect=bool):
+        return REMOVED
+    if decl.outer:
+        return _outer(inst, decl)
+    type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
+    info = ctx.classes.expand(type_entry, decl.type_name.span)
+    _check_kind(info, decl)
+    if (decl.flow or info.flow) == "stream":
+        raise FlattenError("stream connectors are not supported", decl.span)
+    dims = _dims(decl, decl_env, info, mod)
+    if info.is_structured:
+        return _structured(inst, decl, info, mod, dims)
+    return _variables(inst, decl, decl_env, info, mod, dims)
+
+
+def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
+    """Variability, causality, flow and protection, combined with the enclosing record's."""
+    variability = _stronger(_stronger(decl.variability, info.variability), inst.variability)
+    causality = decl.causality or info.causality or inst.causality
+    return variability, causality, decl.flow or info.flow, decl.protected or inst.protected
+
+
+def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
+    _check_not_recursive(inst, info, decl)
+    _check_modified_names(info, mod, decl)
+    variability, causality, _, protected = _prefixes(inst, decl, info)
+    name = inst.prefixed(decl.name)
+    elements = [Instance(inst.ctx, name + _index_text(index), info, indexed(mod, index), inst,
+                         decl, variability, causality, protected)
+                for index in _indices(dims)]
+    return Node(decl.name, dims, elements, False, decl)
+
+
+def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> Node:
+    ctx = inst.ctx
+    if info.type_layers:
+        type_mods = [from_ast(modification, Env(ctx, None, scope))
+                     for modification, scope in info.type_layers]
+        mod = merge_all([layer for layer in [mod, *type_mods] if layer is not None], decl.name)
+    _check_attributes(info, mod)
+    variability, causality, flow, protected = _prefixes(inst, decl, info)
+    if flow and not _in_connector(inst):
+        raise FlattenError(f"'{decl.name}' is a flow variable outside a connector",
+                           decl.span)
+    owner = inst.owner
+    interface = ""
+    if not protected and (inst is owner or _public_chain(inst, owner)):
+        interface = "flow" if flow else ("input" if causality == "input" else "")
+    name = inst.prefixed(decl.name)
+    elements = []
+    for index in _indices(dims):
+        record = VarRecord(name + _index_text(index), info, variability, causality, bool(flow),
+                           protected, inst.top_interface and not protected, indexed(mod, index),
+                           decl, decl_env, owner, interface)
+        ctx.variables[record.name] = record
+        elements.append(record)
+    if info.builtin == "enumeration":
+        names.register_enumeration(ctx, info)
+    return Node(decl.name, dims, elements, True, decl)
+
+
+def _in_connector(inst: Instance) -> bool:
+    """Whether ``inst`` is a connector, or a record inside one."""
+    while inst is not None and inst.info.kind in ("record", "operator record"):
+        inst = inst.parent
+    return inst is not None and inst.info.kind in ("connector", "expandable connector")
+
+
+def _public_chain(inst: Instance, owner: Instance) -> bool:
+    """Whether ``inst`` is a connector or record reached from ``owner`` through others."""
+    while inst is not owner:
+        if inst.info.kind not in _INTERFACE_KINDS:
+            return False
+        inst = inst.parent
+    return True
+
+
+def _redeclared(inst: Instance, member, mod):
+    element, env = mod.redeclare
+    if not isinstance(element, ast.Component):
+        raise FlattenError(f"'{member.decl.name}' is a component, not a class", mod.span)
+    if not member.decl.replaceable:
+        raise FlattenError(f"component '{member.decl.name}' is not replaceable", mod.span)
+    outer = inst.outer_mod(member.decl.name)
+    # Other modifications given with the redeclaration still apply to the new component.
+    kept = (outer.copy(redeclare=None) if outer is not None and
+            (outer.binding is not None or outer.args) else None)
+    own = from_ast(element.modification, env)
+    merged = merge_all([layer for layer in (kept, own) if layer is not None], element.name)
+    decl = ast.Component(element.name, element.type_name, element.dims, element.modification,
+                         member.decl.condition, element.description, element.annotation,
+                         element.flow or member.decl.flow,
+                         element.variability or member.decl.variability,
+                         element.causality or member.decl.causality, protected=member.decl.protected,
+                         span=element.span)
+    return decl, env, merged
+
+
+def _outer(inst: Instance, decl: ast.Component):
+    """An ``outer`` component is the ``inner`` one of the nearest enclosing instance."""
+    holder = inst.parent
+    while holder is not None:
+        member = holder.info.members.get(decl.name)
+        if member is not None and member.decl.inner:
+            return holder.member(decl.name)
+        holder = holder.parent
+    raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
+                       decl.span)
+
+
+def _check_kind(info: ClassInfo, decl: ast.Component) -> None:
+    if info.partial:
+        raise FlattenError(f"component '{decl.name}' has partial class {info.name}",
+                           decl.type_name.span)
+    if info.kind == "expandable connector":
+        raise FlattenError("expandable connectors are not supported", decl.type_name.span)
+    if info.is_structured and info.kind not in _STRUCTURED_KINDS:
+        raise FlattenError(f"component '{decl.name}' cannot have {info.kind} {info.name} as type",
+                           decl.type_name.span)
+
+
+def _check_not_recursive(inst: Instance, info: ClassInfo, decl) -> None:
+    holder = inst
+    while holder is not None:
+        if holder.info is info:
+            raise FlattenError(f"component '{decl.name}' of class {info.name} would contain "
+                               "itself: a class cannot have a component of its own class",
+                               decl.span)
+        holder = holder.parent
+
+
+def _check_modified_names(info: ClassInfo, mod, decl) -> None:
+    if mod is None:
+        return
+    for name, sub in mod.args.items():
+        if name not in info.members and name not in info.classes:
+            raise FlattenError(f"class {info.name} has no element '{name}'", sub.span or decl.span)
+    if mod.binding is not None and info.kind not in _INTERFACE_KINDS:
+        raise FlattenError(f"component '{decl.name}' of {info.kind} {info.name} cannot have a "
+                           f"binding equation", mod.span or decl.span)
+
+
+def _check_attributes(info: ClassInfo, mod) -> None:
+    if mod is None:
+        return
+    allowed = ATTRIBUTES[info.builtin]
+    for name, sub in mod.args.items():
+        if name not in allowed:
+            raise FlattenError(f"'{name}' is not an attribute of {info.builtin} "
+                               f"(allowed: {', '.join(allowed)})", sub.span)
+
+
+def _stronger(a: str, b: str) -> str:
+    return a if _VARIABILITY_RANK[a] <= _VARIABILITY_RANK[b] else b
+
+
+def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
+    expressions = [(dim, env) for dim in decl.dims] + \
+        [(dim, Env(env.ctx, None, scope)) for dim, scope in info.dims]
+    dims = []
+    for position, (dim, dim_env) in enumerate(expressions):
+        if isinstance(dim, ast.Colon):
+            if mod is None or mod.binding is None:
+                raise FlattenError(f"the size of '{decl.name}' is ':' but it has no binding",
+                                   dim.span)
+            value_shape = shape(translation.binding_value(mod))
+            if position >= len(value_shape):
+                raise FlattenError(f"the binding of '{decl.name}' has too few dimensions",
+                                   mod.span)
+            dims.append(value_shape[position])
+            continue
+        size = evaluation.evaluate_structural(dim, dim_env, "an array dimension", expect=int)
+        if size < 0:
+            raise FlattenError(f"array dimension is negative ({size})", dim.span)
+        dims.append(size)
+    return tuple(dims)
+
+
+def _indices(dims: tuple):
+    return itertools.product(*(range(1, size + 1) for size in dims)) if dims else [()]
+
+
+def _index_text(index: tuple) -> str:
+    return "[" + ",".join(map(str, index)) + "]" if index else ""

@@ -1,0 +1,307 @@
+"""Name resolution: component references and type names read in an ``Env``.
+
+Input: ``ast.ComponentRef``/``ast.TypeName`` and an ``Env``. Output: values (``flat.Var`` of
+scalar names, arrays of them, records of them), package constants' values, enumeration
+literals; classes for type names. Subscripts must be parameter expressions.
+"""
+from __future__ import annotations
+
+from compiler import flat
+from compiler.flatten import evaluate as evaluation
+from compiler.flatten import instances
+from compiler.flatten import translate as translation
+from compiler.flatten.classes import BUILTIN_CLASSES, Member
+from compiler.flatten.context import Env
+from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.modifiers import from_ast
+from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
+from compiler.lang import ast, unparse
+from compiler.library import ClassEntry
+
+
+def resolve_type(inst, type_name: ast.TypeName, scope: ClassEntry) -> ClassEntry:
+    """The class of a component declared in ``inst`` (its redeclared classes come first)."""
+    classes = inst.ctx.classes
+    redeclared = inst.mod is not None and type_name.parts[0] in inst.mod.args
+    key = (id(inst.info), id(type_name), id(scope))
+    if not redeclared:
+        found = classes.type_cache.get(key)
+        if found is not None:
+            return found
+    found = _resolve_type(inst, type_name, scope, classes)
+    if not redeclared:
+        classes.type_cache[key] = found
+    return found
+
+
+def _resolve_type(inst, type_name, scope, classes):
+    if not type_name.is_global:
+        local = inst.class_named(type_name.parts[0])
+        if local is not None:
+            for part in type_name.parts[1:]:
+                local = classes.member_of(local, part, type_name.span)
+                if not isinstance(local, ClassEntry):
+                    raise FlattenError(f"unknown type '{type_name.dotted}'", type_name.span)
+            return local
+    return classes.lookup_class(type_name, scope, type_name.span)
+
+
+def resolve(ref: ast.ComponentRef, env):
+    """The value a component reference denotes."""
+    parts = ref.parts
+    first = parts[0]
+    ctx = env.ctx
+    if ref.is_global:
+        found = ctx.classes.library.root(first.name)
+    else:
+        name = first.name
+        if name in env.iterators:
+            value = pick_nested(env.iterators[name], _selections(
+                first, shape(env.iterators[name]), env, name))
+            return _fields(value, parts, 1, ref)
+        inst = env.instance
+        if inst is not None:
+            node = inst.member(name)
+            if node is not None:
+                return _descend(node, parts, 0, env, ref)
+            cls = inst.class_named(name)
+            if cls is not None:
+                return _static(cls, parts, 1, env, ref)
+        if name == "time" and len(parts) == 1 and not first.subscripts:
+            return flat.TIME
+        found = ctx.classes.lookup(name, env.scope, span=first.span)
+    if found is None:
+        raise FlattenError(f"unknown name '{_text(ref)}'", first.span or ref.span)
+    if isinstance(found, Member):
+        return _constant_ref(found, parts, 0, env, ref)
+    return _static(found, parts, 1, env, ref)
+
+
+def _text(ref: ast.ComponentRef) -> str:
+    return unparse(ref)
+
+
+# -------------------------------------------------------------------------- instance parts
+def element_value(element):
+    """The value of an instantiated element: a variable, or a record of its fields."""
+    if type(element) is instances.VarRecord:
+        return flat.Var(element.name)
+    if element.info.kind not in ("record", "connector", "operator record"):
+        raise FlattenError(f"'{element.path}' is a {element.info.kind} component, not a value",
+                           element.span)
+    fields = {}
+    for name, node in element.all_members():
+        if node is instances.REMOVED:
+            continue
+        fields[name] = pick_flat(node.elements, node.dims, [list(range(1, size + 1))
+                                                             for size in node.dims])
+        fields[name] = _map(element_value, fields[name])
+    return RecordValue(element.info.name, fields)
+
+
+class Removed(Exception):
+    """Internal: the reference goes through a component disabled by its condition."""
+
+
+def resolve_elements(ref: ast.ComponentRef, env):
+    """The instantiated elements (``Instance``/``VarRecord``, nested tuples for arrays) a
+    reference names in ``env.instance``, or None when it goes through a disabled component."""
+    node = env.instance.member(ref.parts[0].name)
+    if node is None:
+        raise FlattenError(f"unknown name '{_text(ref)}'", ref.parts[0].span or ref.span)
+    try:
+        return _descend(node, ref.parts, 0, env, ref, leaf=None)
+    except Removed:
+        return None
+
+
+def _descend(node, parts, k: int, env, ref, leaf=element_value):
+    part = parts[k]
+    if node is instances.REMOVED:
+        if leaf is None:
+            raise Removed()
+        raise FlattenError(f"component '{part.name}' is disabled by its condition and cannot "
+                           "be used", part.span)
+    selected = pick_flat(node.elements, node.dims, _selections(part, node.dims, env, part.name))
+    if k + 1 == len(parts):
+        return selected if leaf is None else _map(leaf, selected)
+    following = parts[k + 1]
+
+    def step(element):
+        if type(element) is instances.VarRecord:
+            raise FlattenError(f"'{element.name}' is a {element.type} variable and has no "
+                               f"component '{following.name}'", following.span)
+        child = element.member(following.name)
+        if child is None:
+            raise FlattenError(f"unknown name '{following.name}' in '{element.path}' "
+                               f"(class {element.info.name})", following.span)
+        return _descend(child, parts, k + 1, env, ref, leaf)
+    return _map(step, selected)
+
+
+def _map(function, selected):
+    if type(selected) is tuple:
+        return tuple(_map(function, item) for item in selected)
+    return function(selected)
+
+
+def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
+    """One entry per dimension: an int (dimension dropped) or a list of ints (kept)."""
+    subscripts = part.subscripts
+    if len(subscripts) > len(dims):
+        raise FlattenError(f"wrong number of subscripts for '{name}': {len(subscripts)} given, "
+                           f"it has {len(dims)} dimension{'s' if len(dims) != 1 else ''}",
+                           part.span)
+    selections = []
+    for position, subscript in enumerate(subscripts):
+        size = dims[position]
+        if type(subscript) is ast.Colon:
+            selections.append(list(range(1, size + 1)))
+            continue
+        try:
+            value = evaluation.evaluate(translation.translate(subscript, env.with_end(size)),
+                                        env.ctx, structural=True)
+        except NotEvaluable as error:
+            raise FlattenError(f"the subscript of '{name}' must be a parameter expression: "
+                               f"{error.reason}", subscript.span) from None
+        selections.append(_check_index(value, size, name, subscript.span))
+    selections.extend(list(range(1, size + 1)) for size in dims[len(subscripts):])
+    return selections
+
+
+def _check_index(value, size: int, name: str, span):
+    if type(value) is tuple:
+        return [_check_index(item, size, name, span) for item in value]
+    if type(value) is flat.EnumConst:
+        value = value.ordinal
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise FlattenError(f"the subscript of '{name}' must be an Integer, not {value!r}", span)
+    if not 1 <= value <= size:
+        raise FlattenError(f"subscript {value} is out of range for '{name}' (size {size})", span)
+    return value
+
+
+def pick_flat(elements: list, dims: tuple, selections: list):
+    """Select from a row-major element list: an element, or nested tuples of them."""
+    if not dims:
+        return elements[0]
+    strides = [1] * len(dims)
+    for d in range(len(dims) - 2, -1, -1):
+        strides[d] = strides[d + 1] * dims[d + 1]
+
+    def build(d: int, offset: int):
+        if d == len(dims):
+            return elements[offset]
+        chosen = selections[d]
+        if type(chosen) is int:
+            return build(d + 1, offset + (chosen - 1) * strides[d])
+        return tuple(build(d + 1, offset + (i - 1) * strides[d]) for i in chosen)
+    return build(0, 0)
+
+
+def pick_nested(value, selections: list):
+    """Select from a nested-tuple value."""
+    if not selections:
+        return value
+    chosen = selections[0]
+    if type(chosen) is int:
+        return pick_nested(value[chosen - 1], selections[1:])
+    return tuple(pick_nested(value[i - 1], selections[1:]) for i in chosen)
+
+
+def _fields(value, parts, k: int, ref):
+    """Record fields ``parts[k:]`` of a value."""
+    for part in parts[k:]:
+        if type(value) is not RecordValue or part.name not in value.fields:
+            raise FlattenError(f"'{part.name}' is not a field of this value", part.span)
+        value = value.fields[part.name]
+        if part.subscripts:
+            raise FlattenError("subscripts on record fields of constants are not supported",
+                               part.span)
+    return value
+
+
+# --------------------------------------------------------------------- classes and constants
+def _static(entry: ClassEntry, parts, k: int, env, ref):
+    """Parts ``k:`` of a reference that named class ``entry`` so far."""
+    classes = env.ctx.classes
+    while k < len(parts):
+        part = parts[k]
+        info = classes.expand(entry, part.span)
+        if info.builtin == "enumeration":
+            return _literal(info, part, parts, k, env)
+        found = classes.member_of(entry, part.name, part.span)
+        if found is None:
+            raise FlattenError(f"unknown name '{part.name}' in {info.kind} {info.name}",
+                               part.span)
+        if isinstance(found, Member):
+            return _constant_ref(found, parts, k, env, ref)
+        if part.subscripts:
+            raise FlattenError(f"'{part.name}' is a class and cannot be subscripted", part.span)
+        entry = found
+        k += 1
+    info = classes.expand(entry, ref.span)
+    if info.builtin == "enumeration":
+        register_enumeration(env.ctx, info)
+        return tuple(flat.EnumConst(info.name, name, ordinal)
+                     for ordinal, name in enumerate(info.literals, start=1))
+    raise FlattenError(f"'{_text(ref)}' is a class, not a value", ref.span)
+
+
+def _literal(info, part, parts, k: int, env):
+    if part.name not in info.literals:
+        raise FlattenError(f"enumeration {info.name} has no literal '{part.name}'", part.span)
+    if k + 1 < len(parts) or part.subscripts:
+        raise FlattenError(f"'{part.name}' is an enumeration literal", part.span)
+    register_enumeration(env.ctx, info)
+    return flat.EnumConst(info.name, part.name, info.literals.index(part.name) + 1)
+
+
+def register_enumeration(ctx, info) -> None:
+    """Record an enumeration type the flat model uses (built-in ones need no declaration)."""
+    if info.name in ctx.enumerations or BUILTIN_CLASSES.get(info.name) is info.entry:
+        return
+    span = ctx.classes.definition(info.entry).span
+    ctx.enumerations[info.name] = flat.Enumeration(info.name, info.literals, span)
+
+
+def enumeration_literals(ctx, type_name: str) -> tuple:
+    if type_name in ("StateSelect", "AssertionLevel"):
+        return ctx.classes.expand(BUILTIN_CLASSES[type_name]).literals
+    return ctx.enumerations[type_name].literals
+
+
+def _constant_ref(member: Member, parts, k: int, env, ref):
+    """Parts ``k:`` of a reference whose part ``k`` is a constant of a class (not an instance)."""
+    part = parts[k]
+    value = package_constant(member, env.ctx, part.span)
+    value = pick_nested(value, _selections(part, shape(value), env, part.name))
+    return _fields(value, parts, k + 1, ref)
+
+
+def package_constant(member: Member, ctx, span):
+    """The value of a constant declared in a class, evaluated where possible."""
+    key = (id(member.scope), member.decl.name)
+    if key in ctx.constants:
+        return ctx.constants[key]
+    decl = member.decl
+    if decl.variability != "constant":
+        raise FlattenError(f"'{decl.name}' is not a constant, so it cannot be used from outside "
+                           f"an instance of {member.scope.full_name}", span)
+    mod = from_ast(decl.modification, Env(ctx, None, member.scope))
+    if mod is None or mod.binding is None:
+        raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
+    value = translation.binding_value(mod)
+    info = ctx.classes.expand(ctx.classes.lookup_class(decl.type_name, member.scope), span)
+
+    def fold(item):
+        try:
+            result = evaluation.evaluate(item, ctx)
+        except (NotEvaluable, ShapeError):
+            return item
+        if info.builtin == "Real" and isinstance(result, int) and not isinstance(result, bool):
+            result = float(result)
+        return constant(result)
+    value = elementwise(fold, value) if type(value) is not RecordValue else value
+    ctx.constants[key] = value
+    return value

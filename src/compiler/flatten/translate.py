@@ -1,0 +1,269 @@
+"""AST expressions -> values of flat expressions, in an instance (arrays scalarized).
+
+Input: an ``ast.Expr`` and the ``Env`` it is read in. Output: a value (``values`` module):
+names become ``flat.Var`` of flattened scalar names, package constants their values, array
+operators and array built-ins are carried out element by element, ranges and
+comprehensions are expanded (their bounds must be parameter expressions).
+"""
+from __future__ import annotations
+
+from compiler import flat
+from compiler.flatten import calls
+from compiler.flatten import evaluate as evaluation
+from compiler.flatten import names
+from compiler.flatten import values
+from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.values import RecordValue, ShapeError
+from compiler.lang import ast
+
+
+def translate(expr, env):
+    """The value of ``expr`` read in ``env``."""
+    handler = _HANDLERS.get(type(expr))
+    if handler is None:
+        raise FlattenError(f"{type(expr).__name__} cannot be used as an expression here",
+                           getattr(expr, "span", None))
+    return handler(expr, env)
+
+
+def _literal(expr, env):
+    return flat.Const(expr.value)
+
+
+def _ref(expr: ast.ComponentRef, env):
+    return names.resolve(expr, env)
+
+
+def _end(expr, env):
+    if env.end is None:
+        raise FlattenError("'end' can only be used inside a subscript", expr.span)
+    return flat.Const(env.end)
+
+
+def _colon(expr, env):
+    raise FlattenError("':' can only be used as a subscript", expr.span)
+
+
+def _unary(expr: ast.Unary, env):
+    operand = translate(expr.operand, env)
+    if expr.op == "+":
+        return operand
+    if expr.op == "-" and type(operand) is flat.Const and not isinstance(operand.value, (bool, str)):
+        return flat.Const(-operand.value)
+    return values.elementwise(lambda item: flat.Unary(expr.op, item), operand)
+
+
+_ELEMENTWISE = {".+": "+", ".-": "-", ".*": "*", "./": "/", ".^": "^"}
+_RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>"})
+
+
+def _binary(expr: ast.Binary, env):
+    left, right = translate(expr.left, env), translate(expr.right, env)
+    op = expr.op
+    try:
+        if type(left) is RecordValue or type(right) is RecordValue:
+            raise ShapeError(f"'{op}' is not defined for records")
+        if op in _ELEMENTWISE:
+            scalar_op = _ELEMENTWISE[op]
+            return values.elementwise2(lambda a, b: flat.Binary(scalar_op, a, b), left, right)
+        left_array, right_array = type(left) is tuple, type(right) is tuple
+        if not left_array and not right_array:
+            return flat.Binary(op, left, right)
+        if op in ("+", "-"):
+            if left_array != right_array:
+                raise ShapeError(f"'{op}' needs two arrays of the same size or two scalars; "
+                                 f"use '.{op}' to combine an array with a scalar")
+            return values.add(left, right, op)
+        if op == "*":
+            return values.multiply(left, right)
+        if op == "/" and not right_array:
+            return values.elementwise2(lambda a, b: flat.Binary("/", a, b), left, right)
+        if op in ("and", "or"):
+            return values.elementwise2(lambda a, b: flat.Binary(op, a, b), left, right)
+        raise ShapeError(f"'{op}' is not defined for arrays of sizes {values.shape(left)} and "
+                         f"{values.shape(right)}")
+    except ShapeError as error:
+        raise FlattenError(str(error), expr.span) from None
+
+
+def _if(expr: ast.IfExpr, env):
+    branches = [(translate(condition, env), value) for condition, value in expr.branches]
+    if all(_literal_only(condition) for condition, _ in branches):
+        # Literal conditions (for-loop indices substituted): pick the branch now.
+        for condition, value in branches:
+            if evaluation.evaluate(condition, env.ctx) is True:
+                return translate(value, env)
+        return translate(expr.else_, env)
+    results = [translate(value, env) for _, value in expr.branches] + [translate(expr.else_, env)]
+    shapes = {values.shape(result) for result in results}
+    if len(shapes) > 1:
+        # Branches of different sizes: the condition must select one now.
+        for (condition, _), result in zip(branches, results):
+            try:
+                chosen = evaluation.evaluate(condition, env.ctx, structural=True)
+            except NotEvaluable as error:
+                raise FlattenError("the branches of this if-expression differ in size, so its "
+                                   f"condition must be a parameter expression: {error.reason}",
+                                   expr.span) from None
+            if chosen:
+                return result
+        return results[-1]
+    result = results[-1]
+    for (condition, _), value in reversed(list(zip(branches, results[:-1]))):
+        if type(condition) is tuple:
+            raise FlattenError("the condition of an if-expression must be a scalar", expr.span)
+        result = values.elementwise2(lambda a, b, c=condition: flat.IfExpr(c, a, b), value, result)
+    return result
+
+
+def _literal_only(value) -> bool:
+    """Whether a value is built from literals alone (no variables, no calls)."""
+    kind = type(value)
+    if kind is flat.Const or kind is flat.EnumConst:
+        return True
+    if kind is flat.Binary:
+        return _literal_only(value.left) and _literal_only(value.right)
+    if kind is flat.Unary:
+        return _literal_only(value.operand)
+    return False
+
+
+def _range(expr: ast.Range, env):
+    structural = evaluation.evaluate_structural
+    start = structural(expr.start, env, "a range bound")
+    stop = structural(expr.stop, env, "a range bound")
+    step = structural(expr.step, env, "a range step") if expr.step is not None else 1
+    return values.constant(range_values(start, step, stop, expr.span, env.ctx))
+
+
+def range_values(start, step, stop, span=None, ctx=None) -> tuple:
+    """The elements of ``start:step:stop`` (Integer, Real or enumeration bounds)."""
+    if type(start) is flat.EnumConst:
+        return _enum_range(start, stop, span, ctx)
+    for bound in (start, step, stop):
+        if isinstance(bound, (bool, str)) or not isinstance(bound, (int, float)):
+            raise FlattenError("range bounds must be numbers", span)
+    if step == 0:
+        raise FlattenError("the step of a range cannot be zero", span)
+    if all(isinstance(bound, int) for bound in (start, step, stop)):
+        return tuple(range(start, stop + (1 if step > 0 else -1), step))
+    count = int((stop - start) / step + 1e-10) + 1
+    return tuple(float(start + i * step) for i in range(max(count, 0)))
+
+
+def _enum_range(start, stop, span, ctx):
+    if type(stop) is not flat.EnumConst or stop.type != start.type:
+        raise FlattenError("both bounds of an enumeration range must be of the same type", span)
+    return tuple(flat.EnumConst(start.type, name, ordinal)
+                 for ordinal, name in enumerate(enumeration_literals(ctx, start.type), start=1)
+                 if start.ordinal <= ordinal <= stop.ordinal)
+
+
+def enumeration_literals(ctx, type_name):
+    return names.enumeration_literals(ctx, type_name)
+
+
+def _array(expr: ast.ArrayCons, env):
+    if len(expr.elements) == 1 and type(expr.elements[0]) is ast.Comprehension:
+        return comprehension(expr.elements[0], env)
+    items = tuple(translate(element, env) for element in expr.elements)
+    if len({values.shape(item) for item in items}) > 1:
+        raise FlattenError("the elements of an array constructor differ in size", expr.span)
+    return items
+
+
+def comprehension(expr: ast.Comprehension, env):
+    """``{e for i in r1, j in r2}``: the last iterator varies slowest (outermost dimension)."""
+    def build(envs_indices, position):
+        if position < 0:
+            return translate(expr.expr, envs_indices)
+        index = expr.indices[position]
+        return tuple(build(envs_indices.with_iterator(index.name, value), position - 1)
+                     for value in iterator_values(index, envs_indices))
+    return build(env, len(expr.indices) - 1)
+
+
+def iterator_values(index: ast.ForIndex, env) -> tuple:
+    """The values a for-index takes; its range must be a parameter expression."""
+    if index.range is None:
+        raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
+                           index.span)
+    value = evaluation.evaluate_structural(index.range, env, "the range of a for-loop")
+    if type(value) is not tuple:
+        raise FlattenError("the range of a for-loop must be an array or a range", index.range.span)
+    return values.constant(value)
+
+
+def _matrix(expr: ast.MatrixCons, env):
+    try:
+        rows = []
+        for row in expr.rows:
+            parts = [values.promote(translate(item, env), 2) for item in row]
+            rows.append(values.concatenate(2, parts))
+        return values.concatenate(1, rows)
+    except ShapeError as error:
+        raise FlattenError(str(error), expr.span) from None
+
+
+def _call(expr: ast.Call, env):
+    return calls.translate_call(expr, env)
+
+
+def _comprehension(expr: ast.Comprehension, env):
+    return comprehension(expr, env)
+
+
+def _tuple(expr: ast.TupleExpr, env):
+    raise FlattenError("a parenthesized list of outputs can only stand on the left of an "
+                       "equation or assignment", expr.span)
+
+
+_HANDLERS = {
+    ast.IntLit: _literal, ast.RealLit: _literal, ast.StrLit: _literal, ast.BoolLit: _literal,
+    ast.ComponentRef: _ref, ast.End: _end, ast.Colon: _colon, ast.Unary: _unary,
+    ast.Binary: _binary, ast.IfExpr: _if, ast.Range: _range, ast.ArrayCons: _array,
+    ast.MatrixCons: _matrix, ast.Call: _call, ast.Comprehension: _comprehension,
+    ast.TupleExpr: _tuple,
+}
+
+
+# ------------------------------------------------------------------------------- bindings
+def binding_value(mod):
+    """The part of a modification's binding that the modified element gets."""
+    binding = mod.binding
+    if binding.value is None:
+        binding.value = translate(binding.expr, binding.env)
+    try:
+        return values.select(binding.value, mod.select)
+    except ShapeError as error:
+        raise FlattenError(f"the binding does not fit the component: {error}",
+                           binding.expr.span) from None
+
+
+def _scalar_binding(mod, what: str):
+    value = binding_value(mod)
+    if type(value) is tuple or type(value) is RecordValue:
+        raise FlattenError(f"{what} must be a scalar, not an array or record",
+                           mod.binding.expr.span)
+    return value
+
+
+def variable_binding(record):
+    """The translated binding of a scalar variable (None without one)."""
+    if not record.translated:
+        mod = record.mod
+        if mod is not None and mod.binding is not None:
+            record.binding = _scalar_binding(mod, f"the binding of '{record.name}'")
+        record.translated = True
+    return record.binding
+
+
+def attribute_value(record, name: str):
+    """The translated value of attribute ``name`` of a variable (None when not given)."""
+    mod = record.mod
+    if mod is None or not mod.args:
+        return None
+    sub = mod.args.get(name)
+    if sub is None or sub.binding is None:
+        return None
+    return _scalar_binding(sub, f"attribute '{name}' of '{record.name}'")

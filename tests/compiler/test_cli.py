@@ -1,0 +1,72 @@
+"""The ``cosim check`` and ``cosim flatten`` verbs."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from cosim.cli import main
+
+MODELS = Path(__file__).parent / "models"
+
+
+def test_check_prints_a_summary(capsys, monkeypatch):
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+    assert main(["check", str(MODELS / "Electrical.mo"), "--model", "Electrical.RCCircuit"]) == 0
+    assert capsys.readouterr().out == (
+        "Electrical.RCCircuit: 20 variables (1 state), 20 equations, 3 parameters, 0 inputs, "
+        "0 outputs, 0 functions\n")
+
+
+def test_check_defaults_to_the_last_class(capsys, monkeypatch):
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+    assert main(["check", str(MODELS / "BouncingBall.mo")]) == 0
+    assert capsys.readouterr().out.startswith("BouncingBall: 3 variables (2 states), 3 equations")
+
+
+def test_check_reports_errors_with_their_place(tmp_path, capsys):
+    path = tmp_path / "Rover.mo"
+    path.write_text("model Battery\n  Real v;\nequation\n  v = 1;\nend Batery;\n")
+    assert main(["check", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"{path}:5:1: error: expected 'end Battery;' to close model Battery "
+                            "opened at 1:1\n")
+
+
+def test_flatten_prints_flat_modelica(capsys, monkeypatch):
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+    assert main(["flatten", str(MODELS / "SampledCounter.mo")]) == 0
+    assert capsys.readouterr().out == """class SampledCounter "Counts clock ticks every 0.1 s and integrates the count"
+  discrete Integer count(start = 0, fixed = true) "Ticks so far";
+  Real x(start = 0.0, fixed = true) "Integral of the count";
+equation
+  when sample(0, 0.1) then
+    count = pre(count) + 1;
+  end when;
+  der(x) = count;
+  annotation(experiment(StopTime = 1.0));
+end SampledCounter;
+"""
+
+
+def test_lib_option_and_modelicapath(tmp_path, capsys, monkeypatch):
+    model = tmp_path / "Use.mo"
+    model.write_text("model Use\n  Mechanics.MassSpringDamper msd;\nend Use;\n")
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+    assert main(["check", str(model), "--lib", str(MODELS / "Mechanics.mo")]) == 0
+    assert capsys.readouterr().out.startswith("Use: 20 variables (3 states), 20 equations")
+    monkeypatch.setenv("MODELICAPATH", str(MODELS))
+    assert main(["check", str(model)]) == 0
+    assert capsys.readouterr().out.startswith("Use: 20 variables")
+
+
+def test_the_command_runs_as_a_module(tmp_path):
+    path = tmp_path / "Bad.mo"
+    path.write_text("model Bad\n  Real x;\nend Bad;\n")
+    result = subprocess.run([sys.executable, "-m", "cosim", "check", str(path)],
+                            capture_output=True, text=True,
+                            env={"PYTHONPATH": str(Path(__file__).parents[2] / "src")})
+    assert result.returncode == 1
+    assert result.stderr == f"{path}:1:1: error: model Bad is not balanced: 0 equations for 1 unknown\n"
+    assert "Traceback" not in result.stderr
