@@ -1,0 +1,88 @@
+"""Blocks from strongly connected components: assignment, linear or torn Newton.
+
+Input: the equations of one component, the unknowns matched to them, and the names of the
+continuous Real variables (whose partial derivatives the blocks carry). Output: a block of
+``compiler.system``; loops through discrete variables are an error naming the equations.
+"""
+from __future__ import annotations
+
+from compiler.causalize.errors import CausalizeError
+from compiler.causalize.tearing import tear
+from compiler.symbolic import REAL, NotDifferentiable, Var, affine_form, diff, is_const, neg, solve_for
+from compiler.system import Assignment, LinearBlock, NewtonBlock, Residual
+
+
+class BlockBuilder:
+    """Makes blocks; ``differentiable`` are the names partials are taken for."""
+
+    def __init__(self, differentiable, types: dict):
+        self.differentiable = differentiable
+        self.types = types
+        self.memo: dict = {}
+        self.complete = True   # cleared when a partial derivative is missing
+
+    def block(self, equations: list, unknowns: list[str]):
+        if len(equations) == 1:
+            return self.single(equations[0], unknowns[0])
+        if any(self.types.get(name, REAL) != REAL for name in unknowns) or \
+                any(equation.when_var for equation in equations):
+            places = "; ".join(equation.where() for equation in equations)
+            raise CausalizeError("algebraic loop through discrete variables "
+                                 f"({', '.join(unknowns)}) is not supported: {places}",
+                                 equations[0].span)
+        residuals = [equation.residual for equation in equations]
+        forms = [affine_form(residual, set(unknowns)) for residual in residuals]
+        if all(form is not None for form in forms):
+            return self.linear(equations, residuals, forms, unknowns)
+        return self.newton(equations, residuals, unknowns)
+
+    def single(self, equation, name: str):
+        lhs, rhs = equation.lhs, equation.rhs
+        for side, other in ((lhs, rhs), (rhs, lhs)):
+            if type(side) is Var and side.name == name and name not in other.variables():
+                return self.assignment(name, other, equation)
+        if self.types.get(name, REAL) != REAL:
+            raise CausalizeError(f"cannot solve this equation for the {self.types[name]} "
+                                 f"variable '{name}' (write it as '{name} = ...')",
+                                 equation.span)
+        value = solve_for(equation.residual, name)
+        if value is not None:
+            return self.assignment(name, value, equation)
+        self.complete = True
+        residual = self.residual(equation.residual, equation)
+        return NewtonBlock((name,), (), (residual,), self.complete)
+
+    def assignment(self, name: str, value, equation) -> Assignment:
+        partials = self.partials(value) if self.types.get(name, REAL) == REAL else ()
+        return Assignment(name, value, partials, equation.text(), equation.span)
+
+    def residual(self, expr, equation) -> Residual:
+        return Residual(expr, self.partials(expr), equation.text(), equation.span)
+
+    def partials(self, expr) -> tuple:
+        """``((name, d expr / d name), ...)`` for the differentiable variables read (empty,
+        and ``complete`` cleared, when a user function has no derivative)."""
+        result = []
+        try:
+            for name in sorted(expr.variables()):
+                if name in self.differentiable:
+                    derivative = diff(expr, name, self.memo.setdefault(name, {}))
+                    if not is_const(derivative, 0):
+                        result.append((name, derivative))
+        except NotDifferentiable:
+            self.complete = False
+            return ()
+        return tuple(result)
+
+    def linear(self, equations, residuals, forms, unknowns) -> LinearBlock:
+        rows = tuple(self.residual(residual, equation)
+                     for residual, equation in zip(residuals, equations))
+        return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
+
+    def newton(self, equations, residuals, unknowns) -> NewtonBlock:
+        tears, inner, left = tear(residuals, unknowns)
+        self.complete = True
+        assignments = tuple(self.assignment(name, value, equations[k])
+                            for k, name, value in inner)
+        rest = tuple(self.residual(residuals[k], equations[k]) for k in left)
+        return NewtonBlock(tuple(tears), assignments, rest, self.complete)

@@ -1,0 +1,49 @@
+"""Which equations are discrete, and which variables each equation may be solved for.
+
+Input: an equation and the variable table of a ``Dae``. Output: whether it belongs to the
+discrete part (it defines a discrete variable: a when-equation, an equation of non-Real
+values, or a discrete Real alone on one side of an equation without continuous unknowns), and
+the unknowns a matching may assign to it.
+"""
+from __future__ import annotations
+
+from compiler.causalize.dae import CONTINUOUS, DISCRETE, DaeEquation
+from compiler.symbolic import REAL, Var
+
+
+def lone_discrete(equation: DaeEquation, table: dict) -> list[str]:
+    """Discrete variables that stand alone on a side of ``equation``."""
+    found = []
+    for side in (equation.lhs, equation.rhs):
+        if type(side) is Var:
+            item = table.get(side.name)
+            if item is not None and item.kind == DISCRETE and not is_latch(item):
+                found.append(side.name)
+    return found
+
+
+def is_latch(item) -> bool:
+    """Hidden variables the runtime sets (relation latches, sample flags), not equations."""
+    return item.hidden and not item.name.startswith("$when")
+
+
+def is_discrete_equation(equation: DaeEquation, table: dict) -> bool:
+    if equation.when_var:
+        return True
+    if equation.lhs.type != REAL and equation.rhs.type != REAL:
+        return True
+    if not lone_discrete(equation, table):
+        return False
+    names = equation.lhs.variables() | equation.rhs.variables()
+    return not any(name in table and table[name].kind == CONTINUOUS for name in names)
+
+
+def matchable(equation: DaeEquation, table: dict, unknowns: dict) -> list[int]:
+    """Indices (in ``unknowns``: name -> index) of the unknowns ``equation`` may define."""
+    if is_discrete_equation(equation, table):
+        if equation.when_var:
+            return [unknowns[equation.when_var]] if equation.when_var in unknowns else []
+        return [unknowns[name] for name in lone_discrete(equation, table) if name in unknowns]
+    names = equation.lhs.variables() | equation.rhs.variables()
+    return [unknowns[name] for name in sorted(names)
+            if name in unknowns and table[name].kind == CONTINUOUS]
