@@ -72,10 +72,12 @@ class Alias:
 @node
 class Assignment:
     """``var := value``. ``partials`` holds d value / d v for each continuous Real variable
-    ``v`` it reads (states, inputs, results of earlier blocks) with a non-zero derivative."""
+    ``v`` it reads (states, inputs, results of earlier blocks) with a non-zero derivative;
+    ``has_partials`` is False where one is unknown (a user function without derivative)."""
     var: str
     value: Expr
     partials: tuple[tuple[str, Expr], ...] = ()
+    has_partials: bool = True
     source: str = ""
     span: Optional[Span] = _span()
 
@@ -83,9 +85,10 @@ class Assignment:
 @node
 class Residual:
     """``expr = 0``; ``partials`` holds d expr / d v for every continuous Real variable ``v``
-    it reads (the block's own unknowns included)."""
+    it reads (the block's own unknowns included); ``has_partials`` as for ``Assignment``."""
     expr: Expr
     partials: tuple[tuple[str, Expr], ...] = ()
+    has_partials: bool = True
     source: str = ""
     span: Optional[Span] = _span()
 

@@ -19,7 +19,6 @@ class BlockBuilder:
         self.differentiable = differentiable
         self.types = types
         self.memo: dict = {}
-        self.complete = True   # cleared when a partial derivative is missing
 
     def block(self, equations: list, unknowns: list[str]):
         if len(equations) == 1:
@@ -48,20 +47,22 @@ class BlockBuilder:
         value = solve_for(equation.residual, name)
         if value is not None:
             return self.assignment(name, value, equation)
-        self.complete = True
         residual = self.residual(equation.residual, equation)
-        return NewtonBlock((name,), (), (residual,), self.complete)
+        return NewtonBlock((name,), (), (residual,), residual.has_partials)
 
     def assignment(self, name: str, value, equation) -> Assignment:
         partials = self.partials(value) if self.types.get(name, REAL) == REAL else ()
-        return Assignment(name, value, partials, equation.text(), equation.span)
+        return Assignment(name, value, partials or (), partials is not None, equation.text(),
+                          equation.span)
 
     def residual(self, expr, equation) -> Residual:
-        return Residual(expr, self.partials(expr), equation.text(), equation.span)
+        partials = self.partials(expr)
+        return Residual(expr, partials or (), partials is not None, equation.text(),
+                        equation.span)
 
-    def partials(self, expr) -> tuple:
-        """``((name, d expr / d name), ...)`` for the differentiable variables read (empty,
-        and ``complete`` cleared, when a user function has no derivative)."""
+    def partials(self, expr):
+        """``((name, d expr / d name), ...)`` for the differentiable variables read; None
+        when a user function has no derivative."""
         result = []
         try:
             for name in sorted(expr.variables()):
@@ -70,8 +71,7 @@ class BlockBuilder:
                     if not is_const(derivative, 0):
                         result.append((name, derivative))
         except NotDifferentiable:
-            self.complete = False
-            return ()
+            return None
         return tuple(result)
 
     def linear(self, equations, residuals, forms, unknowns) -> LinearBlock:
@@ -81,8 +81,8 @@ class BlockBuilder:
 
     def newton(self, equations, residuals, unknowns) -> NewtonBlock:
         tears, inner, left = tear(residuals, unknowns)
-        self.complete = True
         assignments = tuple(self.assignment(name, value, equations[k])
                             for k, name, value in inner)
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)
-        return NewtonBlock(tuple(tears), assignments, rest, self.complete)
+        complete = all(item.has_partials for item in assignments + rest)
+        return NewtonBlock(tuple(tears), assignments, rest, complete)
