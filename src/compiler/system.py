@@ -73,12 +73,12 @@ class Alias:
 class Assignment:
     """``var := value``. ``partials`` holds d value / d v for each continuous Real variable
     ``v`` it reads (states, inputs, results of earlier blocks) with a non-zero derivative;
-    ``has_partials`` is False where one is unknown (a user function without derivative)."""
+    ``has_partials`` is False where they are not given: a user function without derivative,
+    or an assignment outside loops that the derivatives do not need."""
     var: str
     value: Expr
     partials: tuple[tuple[str, Expr], ...] = ()
     has_partials: bool = True
-    source: str = ""
     span: Optional[Span] = _span()
 
 
@@ -89,7 +89,6 @@ class Residual:
     expr: Expr
     partials: tuple[tuple[str, Expr], ...] = ()
     has_partials: bool = True
-    source: str = ""
     span: Optional[Span] = _span()
 
 

@@ -13,7 +13,7 @@ INDENT = "  "
 
 
 def system_text(system: System) -> str:
-    lines = [_summary(system)]
+    lines = []
     for kind in ("state", "derivative", "algebraic", "discrete", "input", "parameter",
                  "constant"):
         names = [item.name for item in system.variables if item.kind == kind]
@@ -43,7 +43,8 @@ def system_text(system: System) -> str:
 def blocks_text(system: System) -> str:
     """The simulation blocks in BLT order; ``D`` marks what the derivatives need, ``I`` what
     the event indicators need besides."""
-    lines = ["blocks (BLT order; D: needed for the derivatives, I: for the indicators):"]
+    lines = [_summary(system),
+             "blocks (BLT order; D: needed for the derivatives, I: for the indicators):"]
     lines.extend(_blocks(system.blocks, system.n_derivative_blocks, system.n_indicator_blocks))
     return "\n".join(lines)
 
@@ -52,7 +53,9 @@ def _summary(system: System) -> str:
     counts = {}
     for item in system.variables:
         counts[item.kind] = counts.get(item.kind, 0) + 1
-    parts = [f"{counts.get(kind, 0)} {kind}" for kind in ("state", "algebraic", "discrete")]
+    states = counts.get("state", 0)
+    parts = [f"{states} state{'' if states == 1 else 's'}"]
+    parts += [f"{counts.get(kind, 0)} {kind}" for kind in ("algebraic", "discrete")]
     parts.append(f"{len(system.blocks)} blocks")
     parts.append(f"{len(system.relations)} event indicators")
     return f"system {system.name}: " + ", ".join(parts)

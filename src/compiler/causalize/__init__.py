@@ -7,6 +7,8 @@ reduction, states), ``simulation`` (matching, BLT, ``tearing``, ``blocks``),
 """
 from __future__ import annotations
 
+import gc
+
 from compiler.causalize.alias import eliminate_aliases
 from compiler.causalize.assemble import assemble
 from compiler.causalize.errors import CausalizeError
@@ -20,9 +22,15 @@ from compiler.system import System
 
 def causalize(model: FlatModel) -> System:
     """The sorted, solvable system of ``model`` (raises ``CausalizeError``)."""
-    dae = reduce_index(eliminate_aliases(lower(model)))
-    check_reinits(dae)
-    return assemble(dae, simulation_blocks(dae), initialization_blocks(dae))
+    collecting = gc.isenabled()
+    gc.disable()  # the passes make many small objects that live to the end: collections
+    try:          # on the way would rescan them again and again (quadratic in model size)
+        dae = reduce_index(eliminate_aliases(lower(model)))
+        check_reinits(dae)
+        return assemble(dae, simulation_blocks(dae), initialization_blocks(dae))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 __all__ = ["CausalizeError", "causalize"]

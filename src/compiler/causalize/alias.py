@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler.causalize.dae import (
-    CONSTANT, CONTINUOUS, INPUT, PARAMETER, Dae, DaeAlias, DaeEquation, with_changes, der_name)
+    CONSTANT, CONTINUOUS, INPUT, PARAMETER, Dae, DaeAlias, DaeEquation, der_name, with_changes)
 from compiler.causalize.errors import CausalizeError
 from compiler.symbolic import REAL, ZERO, Const, Op, Var, affine_form, neg, rename, var
 from compiler.system import Reinit, Relation
@@ -163,9 +163,9 @@ def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> Dae:
         _move_derivative(name, root, sign, value, table, variables, replacements)
     memo: dict = {}
     subst = lambda expr: None if expr is None else rename(expr, replacements, memo)  # noqa: E731
-    equations = tuple(DaeEquation(subst(item.lhs), subst(item.rhs), item.span, item.when_var,
-                                  subst(item.initial_rhs)) for item in kept)
-    initial = tuple(DaeEquation(subst(item.lhs), subst(item.rhs), item.span)
+    equations = tuple(replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs),
+                              initial_rhs=subst(item.initial_rhs)) for item in kept)
+    initial = tuple(replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs))
                     for item in dae.initial_equations)
     relations = tuple(Relation(item.index, item.var, item.op, subst(item.lhs),
                                subst(item.rhs), subst(item.distance), item.scale, item.text,

@@ -15,10 +15,11 @@ from compiler.system import Assignment, LinearBlock, NewtonBlock, Residual
 class BlockBuilder:
     """Makes blocks; ``differentiable`` are the names partials are taken for."""
 
-    def __init__(self, differentiable, types: dict):
+    def __init__(self, differentiable, types: dict, assignment_partials: bool = True):
         self.differentiable = differentiable
         self.types = types
         self.memo: dict = {}
+        self.assignment_partials = assignment_partials  # also for assignments outside loops
 
     def block(self, equations: list, unknowns: list[str]):
         if len(equations) == 1:
@@ -39,26 +40,35 @@ class BlockBuilder:
         lhs, rhs = equation.lhs, equation.rhs
         for side, other in ((lhs, rhs), (rhs, lhs)):
             if type(side) is Var and side.name == name and name not in other.variables():
-                return self.assignment(name, other, equation)
+                return self.assignment(name, other, equation, self.assignment_partials)
         if self.types.get(name, REAL) != REAL:
             raise CausalizeError(f"cannot solve this equation for the {self.types[name]} "
                                  f"variable '{name}' (write it as '{name} = ...')",
                                  equation.span)
         value = solve_for(equation.residual, name)
         if value is not None:
-            return self.assignment(name, value, equation)
+            return self.assignment(name, value, equation, self.assignment_partials)
         residual = self.residual(equation.residual, equation)
         return NewtonBlock((name,), (), (residual,), residual.has_partials)
 
-    def assignment(self, name: str, value, equation) -> Assignment:
-        partials = self.partials(value) if self.types.get(name, REAL) == REAL else ()
-        return Assignment(name, value, partials or (), partials is not None, equation.text(),
-                          equation.span)
+    def assignment(self, name: str, value, equation, partials: bool = True) -> Assignment:
+        """``name := value``; without ``partials`` they are left out (``has_partials`` is
+        then False for Real variables)."""
+        if self.types.get(name, REAL) != REAL:
+            return Assignment(name, value, (), True, equation.span)
+        found = self.partials(value) if partials else None
+        return Assignment(name, value, found or (), found is not None, equation.span)
+
+    def with_partials(self, block):
+        """``block`` with the partials of an assignment filled in."""
+        if type(block) is not Assignment or block.has_partials:
+            return block
+        found = self.partials(block.value)
+        return Assignment(block.var, block.value, found or (), found is not None, block.span)
 
     def residual(self, expr, equation) -> Residual:
         partials = self.partials(expr)
-        return Residual(expr, partials or (), partials is not None, equation.text(),
-                        equation.span)
+        return Residual(expr, partials or (), partials is not None, equation.span)
 
     def partials(self, expr):
         """``((name, d expr / d name), ...)`` for the differentiable variables read; None

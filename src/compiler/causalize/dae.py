@@ -55,6 +55,7 @@ class DaeEquation:
     initial_rhs: Optional[Expr] = None
     differentiated: int = 0
     note: str = ""
+    origin: object = field(default=None, compare=False, repr=False)
 
     @property
     def residual(self) -> Expr:
@@ -64,10 +65,23 @@ class DaeEquation:
         text = f"{to_text(self.lhs)} = {to_text(self.rhs)}"
         return f"{text} ({self.note})" if self.note else text
 
+    def source(self) -> str:
+        """The equation as written in the model (``text`` where there is no flat origin)."""
+        from compiler import flat
+        from compiler.flat_text import expr_text
+        if type(self.origin) is flat.Equation and not self.note:
+            text = f"{expr_text(self.origin.lhs)} = {expr_text(self.origin.rhs)}"
+        else:
+            text = self.text()
+        if self.differentiated:
+            times = "" if self.differentiated == 1 else f" {self.differentiated} times"
+            text += f" (differentiated{times})"
+        return text
+
     def where(self) -> str:
-        """``file:line:col (lhs = rhs)`` for messages."""
+        """``file:line:col: lhs = rhs`` for messages."""
         place = f"{self.span}: " if self.span else ""
-        return f"{place}{self.text()}"
+        return f"{place}{self.source()}"
 
 
 @node

@@ -118,7 +118,7 @@ def _pivot(problem, row: dict, families, chosen: list, level: int, k: int) -> in
         raise CausalizeError(
             "index reduction: at the start values, this constraint leaves no variable to "
             f"solve for among {names or 'the differentiated variables'} (its Jacobian is "
-            f"singular there; give better start values): {equation.text()}", equation.span)
+            f"singular there; give better start values): {equation.source()}", equation.span)
     largest = max(candidates.values())
 
     def preference(j):

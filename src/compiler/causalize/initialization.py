@@ -26,10 +26,10 @@ def initialization_blocks(dae: Dae) -> list:
     """The sorted blocks of the initialization of ``dae`` (see the module docstring)."""
     table = dae.table()
     rewrite = _Rewriter(dae, table)
-    equations = [DaeEquation(rewrite(item.lhs),
-                             rewrite(item.initial_rhs if item.when_var else item.rhs),
-                             item.span, item.when_var) for item in dae.equations]
-    initial = [DaeEquation(rewrite(item.lhs), rewrite(item.rhs), item.span)
+    equations = [replace(item, lhs=rewrite(item.lhs),
+                         rhs=rewrite(item.initial_rhs if item.when_var else item.rhs))
+                 for item in dae.equations]
+    initial = [replace(item, lhs=rewrite(item.lhs), rhs=rewrite(item.rhs))
                for item in dae.initial_equations]
     mentioned = set()
     for item in initial:
@@ -40,7 +40,8 @@ def initialization_blocks(dae: Dae) -> list:
     unknowns, init_table = _unknowns(dae, table, rewrite.pre_names)
     differentiable = {name for name, item in init_table.items()
                       if item.kind == CONTINUOUS and item.type == "Real"}
-    builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()})
+    builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()},
+                           assignment_partials=False)
     spans = {name: item.span for name, item in init_table.items()}
     return sorted_blocks(equations, unknowns,
                          lambda equation, index: matchable(equation, init_table, index),

@@ -206,10 +206,11 @@ class _Lowering:
                 if target is None:
                     continue
                 value = self._call_output(call, position)
-                result.append(DaeEquation(self.expr(target, events), value, item.span))
+                result.append(DaeEquation(self.expr(target, events), value, item.span,
+                                          origin=item))
             return result
         return [DaeEquation(self.expr(item.lhs, events), self.expr(item.rhs, events),
-                            item.span)]
+                            item.span, origin=item)]
 
     def _call_output(self, call: flat.Call, position: int):
         try:

@@ -7,6 +7,8 @@ A structurally singular continuous part is reported here, by equations and unkno
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from compiler.causalize.dae import CONTINUOUS, Dae, DaeEquation, DaeVariable, der_name, with_changes
 from compiler.causalize.dummy import check_state_select, select_states
 from compiler.causalize.errors import CausalizeError
@@ -88,7 +90,7 @@ class _Problem:
 
     def describe(self, k: int):
         equation = self.equations[k]
-        return equation.span, equation.text()
+        return equation.span, equation.source()
 
     # ------------------------------------------------------------------------ pantelides
     def pantelides(self, k: int) -> None:
@@ -107,7 +109,7 @@ class _Problem:
                 self.unknown_of[self.derivative_eq[self.equation_of[j]]] = self.derivative[j]
             k = self.derivative_eq[k]
         raise CausalizeError(f"index reduction differentiated this equation more than "
-                             f"{MAX_DIFFERENTIATIONS} times: {self.equations[k].text()}",
+                             f"{MAX_DIFFERENTIATIONS} times: {self.equations[k].source()}",
                              self.equations[k].span)
 
     def _augment(self, root: int, colored_equations: list, colored_variables: list) -> bool:
@@ -179,10 +181,11 @@ class _Problem:
         except NotDifferentiable as error:
             raise CausalizeError(f"index reduction must differentiate this equation, but the "
                                  f"function {error.node.function} has no derivative: "
-                                 f"{equation.text()}", equation.span) from None
+                                 f"{equation.source()}", equation.span) from None
         except CausalizeError as error:
-            raise CausalizeError(f"{error.message}: {equation.text()}", equation.span) from None
-        new = DaeEquation(lhs, rhs, equation.span, differentiated=equation.differentiated + 1)
+            raise CausalizeError(f"{error.message}: {equation.source()}",
+                                 equation.span) from None
+        new = replace(equation, lhs=lhs, rhs=rhs, differentiated=equation.differentiated + 1)
         self.derivative_eq[k] = len(self.equations)
         self.equations.append(new)
         self.incidence.append(self._incidence(new))

@@ -14,7 +14,8 @@ from compiler.causalize.sort import needed, sorted_blocks
 
 
 def simulation_blocks(dae: Dae) -> tuple[list, int, int]:
-    """``(blocks, n_derivative_blocks, n_indicator_blocks)`` (see the module docstring)."""
+    """``(blocks, n_derivative_blocks, n_indicator_blocks)`` (see the module docstring).
+    Partial derivatives are filled in for the blocks the derivatives need and inside loops."""
     table = dae.table()
     states = set(dae.states)
     unknowns = [item.name for item in dae.variables
@@ -22,14 +23,15 @@ def simulation_blocks(dae: Dae) -> tuple[list, int, int]:
                 or (item.kind == DISCRETE and not is_latch(item))]
     differentiable = {item.name for item in dae.variables
                       if item.kind in (CONTINUOUS, INPUT) and item.type == "Real"}
-    builder = BlockBuilder(differentiable, {item.name: item.type for item in dae.variables})
+    builder = BlockBuilder(differentiable, {item.name: item.type for item in dae.variables},
+                           assignment_partials=False)
     blocks = sorted_blocks(list(dae.equations), unknowns,
                            lambda equation, index: matchable(equation, table, index), builder,
                            {item.name: item.span for item in dae.variables}, "system")
     for_derivatives = needed(blocks, [der_name(name) for name in dae.states])
     for_indicators = needed(blocks, [name for item in dae.relations
                                      for name in item.distance.variables()])
-    first = [b for b, flag in zip(blocks, for_derivatives) if flag]
+    first = [builder.with_partials(b) for b, flag in zip(blocks, for_derivatives) if flag]
     second = [b for b, flag, other in zip(blocks, for_indicators, for_derivatives)
               if flag and not other]
     rest = [b for b, flag, other in zip(blocks, for_indicators, for_derivatives)

@@ -21,7 +21,7 @@ def sorted_blocks(equations: list, unknowns: list[str], matchable, builder: Bloc
     unknown_of, equation_of = maximum_matching(incidence, len(unknowns))
     if len(equations) != len(unknowns) or any(j < 0 for j in unknown_of):
         raise singular_error(incidence, unknown_of, equation_of,
-                             lambda k: (equations[k].span, equations[k].text()), unknowns,
+                             lambda k: (equations[k].span, equations[k].source()), unknowns,
                              [spans.get(name) for name in unknowns], what)
     dependencies = []
     for equation in equations:

@@ -38,16 +38,16 @@ def lower_when(lowering, item: flat.WhenEquation) -> None:
             len(lowering.clauses), tuple(names), active, initial_active,
             tuple(body_result.values), tuple(body_result.reinits),
             tuple(body_result.actions), item.span))
-        for name, (value, span) in body_result.values.items():
-            assigned.setdefault(name, []).append((active, initial_active, value, span))
+        for name, (value, span, origin) in body_result.values.items():
+            assigned.setdefault(name, []).append((active, initial_active, value, span, origin))
     for name, entries in assigned.items():
         target = var(name, lowering.types[name])
         rhs = initial_rhs = pre_var(target)
-        for active, initial_active, value, _ in reversed(entries):
+        for active, initial_active, value, _, _ in reversed(entries):
             rhs = if_(active, value, rhs)
             initial_rhs = if_(initial_active, value, initial_rhs)
         lowering.equations.append(DaeEquation(target, rhs, entries[0][3], when_var=name,
-                                              initial_rhs=initial_rhs))
+                                              initial_rhs=initial_rhs, origin=entries[0][4]))
 
 
 def _condition_variable(lowering, expr, span) -> Var:
@@ -99,7 +99,7 @@ class _Body:
         if name in self.values:
             raise CausalizeError(f"'{name}' is assigned twice in one when-branch",
                                  equation.span)
-        self.values[name] = (equation.rhs, equation.span)
+        self.values[name] = (equation.rhs, equation.span, equation.origin)
 
     def _reinit(self, item: flat.Reinit, guard) -> None:
         name = item.var.name
@@ -130,9 +130,9 @@ class _Body:
                 earlier = or_(earlier, condition)
         names = [name for values in branches for name in values]
         for name in dict.fromkeys(names):
-            kept = pre_var(var(name, lowering.types[name]))
-            value = branches[-1].get(name, (kept, None))[0]
+            kept = (pre_var(var(name, lowering.types[name])), None, None)
+            value = branches[-1].get(name, kept)[0]
             for condition, values in zip(reversed(conditions), reversed(branches[:-1])):
-                value = if_(condition, values.get(name, (kept, None))[0], value)
+                value = if_(condition, values.get(name, kept)[0], value)
             span = next(values[name][1] for values in branches if name in values)
             self._assign(DaeEquation(var(name, lowering.types[name]), value, span))

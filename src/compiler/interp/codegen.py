@@ -21,7 +21,6 @@ class BlockCode:
         self.slot_of = slot_of
         self.functions = functions
         self.helpers: list[tuple[str, str, list[str]]] = []   # (name, params, body)
-        self.descriptions: dict[str, str] = {}
 
     def emitter(self) -> Emitter:
         return Emitter(self.slot_of, self.functions)
@@ -37,8 +36,7 @@ class BlockCode:
         if type(block) is Assignment:
             return self._assignment(block)
         number = len(self.helpers)
-        description = f"_block_{number}"
-        self.descriptions[description] = _describe(block)
+        description = _describe(block)
         if type(block) is LinearBlock:
             self._linear(block, number)
             return [f"_linear_{number}()"]
@@ -81,9 +79,8 @@ class BlockCode:
             body.append(f"_A = np.zeros(({n}, {n}))")
             body.extend(f"_A[{i}, {j}] = {text}" for (i, j, _), text in zip(entries, values))
         body.append(f"_x = _solve_linear(_A, np.array([{', '.join(rhs)}], dtype=float), "
-                    f"lambda: {'_block_' + str(number)!r})")
+                    f"lambda: {_describe(block)!r})")
         body.extend(f"{self.target(name)} = float(_x[{j}])" for j, name in enumerate(block.vars))
-        self.descriptions[f"_block_{number}"] = _describe(block)
         self.helpers.append((f"_linear_{number}", "", body))
 
     def _newton(self, block: NewtonBlock, number: int) -> None:

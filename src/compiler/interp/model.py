@@ -91,9 +91,8 @@ class ExecutableModel:
                          system.derivatives)
         self._expressions(code)
         namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np,
-                     "_newton": newton, "_solve_linear": self._solve_linear}
+                     "_newton": newton, "_solve_linear": solve_linear}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
-        self.descriptions = code.descriptions
         for name, params, body in code.helpers:
             namespace[name] = compile_function(name, params, body, namespace)
         for name in ("run_derivatives", "run_indicators", "run_others", "run_initial",
@@ -109,9 +108,6 @@ class ExecutableModel:
             return self.slots[name]
         except KeyError:
             raise SimulationError(f"no slot for '{name}'") from None
-
-    def _solve_linear(self, matrix, rhs, describe):
-        return solve_linear(matrix, rhs, lambda: self.descriptions.get(describe(), describe()))
 
     def _expressions(self, code: BlockCode) -> None:
         system = self.system

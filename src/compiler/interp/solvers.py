@@ -14,7 +14,8 @@ import scipy.sparse.linalg
 from compiler.interp.errors import SimulationError
 
 NEWTON_TOLERANCE = 1e-12    # relative step size at which Newton stops
-NEWTON_MAX_ITERATIONS = 50
+NEWTON_MAX_ITERATIONS = 100
+MIN_DAMPING = 1e-6          # smallest fraction of a Newton step the line search tries
 RESIDUAL_TOLERANCE = 1e-10  # an unconverged step still counts when residuals are this small
 SPARSE_SIZE = 60            # linear systems at least this large use sparse LU
 DIFFERENCE_STEP = 1e-7
@@ -60,11 +61,13 @@ def newton(v, slots, residual, jacobian, describe):
         factor = 1.0
         while True:
             trial = x + factor * step
-            r_trial = _residual(v, slots, trial, residual, describe)
+            r_trial = _residual(v, slots, trial, residual, describe, trial=True)
             norm_trial = float(np.max(np.abs(r_trial)))
-            if norm_trial < norm or factor < 1e-4 or not np.isfinite(norm):
+            if norm_trial < norm or factor < MIN_DAMPING:
                 break
             factor *= 0.5
+        if not math.isfinite(norm_trial):
+            break
         x, r, norm = trial, r_trial, norm_trial
         if np.all(np.abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + np.abs(x))):
             return
@@ -92,10 +95,12 @@ def _scalar_newton(v, slot, residual, jacobian, describe) -> None:
         step, factor = -r / slope, 1.0
         while True:
             trial = x + factor * step
-            r_trial = _scalar_residual(v, slot, trial, residual, describe)
-            if abs(r_trial) < abs(r) or factor < 1e-4 or not math.isfinite(r):
+            r_trial = _scalar_residual(v, slot, trial, residual, describe, trial=True)
+            if abs(r_trial) < abs(r) or factor < MIN_DAMPING:
                 break
             factor *= 0.5
+        if not math.isfinite(r_trial):
+            break
         x, r = trial, r_trial
         if abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + abs(x)):
             return
@@ -105,20 +110,26 @@ def _scalar_newton(v, slot, residual, jacobian, describe) -> None:
                           f"{r:.3g} at {x:.6g})")
 
 
-def _scalar_residual(v, slot, x, residual, describe) -> float:
+def _scalar_residual(v, slot, x, residual, describe, trial: bool = False) -> float:
+    """The residual at ``x``; at a trial point of the line search a domain error or an
+    overflow counts as an infinite residual."""
     v[slot] = x
     try:
         return float(residual(v)[0])
     except (ArithmeticError, ValueError) as error:
+        if trial:
+            return math.inf
         raise SimulationError(f"{error} while evaluating {describe()}") from None
 
 
-def _residual(v, slots, x, residual, describe):
+def _residual(v, slots, x, residual, describe, trial: bool = False):
     for slot, value in zip(slots, x):
         v[slot] = float(value)
     try:
         return np.asarray(residual(v), dtype=float)
     except (ArithmeticError, ValueError) as error:
+        if trial:
+            return np.full(len(slots), math.inf)
         raise SimulationError(f"{error} while evaluating {describe()}") from None
 
 

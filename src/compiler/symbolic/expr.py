@@ -175,7 +175,10 @@ def is_const(expr, value=None) -> bool:
 
 
 def _numeric(*types) -> str:
-    return INTEGER if all(t == INTEGER for t in types) else REAL
+    for item in types:
+        if item != INTEGER:
+            return REAL
+    return INTEGER
 
 
 def _zero(type_: str) -> Const:
@@ -188,7 +191,7 @@ def _one(type_: str) -> Const:
 
 # ------------------------------------------------------------------------------ arithmetic
 def add(a: Expr, b: Expr) -> Expr:
-    type_ = _numeric(a.type, b.type)
+    type_ = INTEGER if a.type == INTEGER and b.type == INTEGER else REAL
     if type(a) is Const and type(b) is Const:
         return const(a.value + b.value, type_)
     if is_const(a, 0):
@@ -203,7 +206,7 @@ def add(a: Expr, b: Expr) -> Expr:
 
 
 def sub(a: Expr, b: Expr) -> Expr:
-    type_ = _numeric(a.type, b.type)
+    type_ = INTEGER if a.type == INTEGER and b.type == INTEGER else REAL
     if type(a) is Const and type(b) is Const:
         return const(a.value - b.value, type_)
     if a is b:
@@ -229,7 +232,7 @@ def neg(a: Expr) -> Expr:
 
 
 def mul(a: Expr, b: Expr) -> Expr:
-    type_ = _numeric(a.type, b.type)
+    type_ = INTEGER if a.type == INTEGER and b.type == INTEGER else REAL
     if type(a) is Const and type(b) is Const:
         return const(a.value * b.value, type_)
     if type(b) is Const and type(a) is not Const:
