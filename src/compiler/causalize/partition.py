@@ -8,6 +8,7 @@ the unknowns a matching may assign to it.
 from __future__ import annotations
 
 from compiler.causalize.dae import CONTINUOUS, DISCRETE, DaeEquation
+from compiler.causalize.errors import CausalizeError
 from compiler.symbolic import REAL, Var
 
 
@@ -43,7 +44,21 @@ def matchable(equation: DaeEquation, table: dict, unknowns: dict) -> list[int]:
     if is_discrete_equation(equation, table):
         if equation.when_var:
             return [unknowns[equation.when_var]] if equation.when_var in unknowns else []
-        return [unknowns[name] for name in lone_discrete(equation, table) if name in unknowns]
+        found = [unknowns[name] for name in lone_discrete(equation, table) if name in unknowns]
+        if not found:
+            _unsolvable(equation, table, unknowns)
+        return found
     names = equation.lhs.variables() | equation.rhs.variables()
     return [unknowns[name] for name in sorted(names)
             if name in unknowns and table[name].kind == CONTINUOUS]
+
+
+def _unsolvable(equation: DaeEquation, table: dict, unknowns: dict) -> None:
+    """A discrete equation must have a discrete unknown alone on one side."""
+    names = sorted(name for name in equation.lhs.variables() | equation.rhs.variables()
+                   if name in unknowns and table[name].kind == DISCRETE)
+    if names:
+        item = table[names[0]]
+        raise CausalizeError("cannot solve this equation for a variable: one side must be the "
+                             f"{item.type} variable {names[0]} alone (write '{names[0]} = ...')",
+                             equation.span)
