@@ -145,7 +145,7 @@ class _Run:
                 t_event = self._locate(dense, t_old, solver.t, crossing, z_old)
                 self._record_grid(dense, t_event, inclusive=False)
                 return t_event, dense(t_event), True
-            self._record_grid(dense, solver.t, inclusive=True)
+            self._record_grid(dense, solver.t, inclusive=not self._is_tick(solver.t))
             z_old = z_new
         return solver.t, solver.y, False
 
@@ -158,7 +158,7 @@ class _Run:
                 t_event = self._locate(lambda s: np.zeros(0), t, t_grid, crossing, z_old)
                 self._record_grid(lambda s: np.zeros(0), t_event, inclusive=False)
                 return t_event, np.zeros(0), True
-            self._record_grid(lambda s: np.zeros(0), t_grid, inclusive=True)
+            self._record_grid(lambda s: np.zeros(0), t_grid, inclusive=not self._is_tick(t_grid))
             t, z_old = t_grid, z_new
         return t_end, np.zeros(0), False
 
@@ -205,9 +205,9 @@ class _Run:
     def _event(self, t: float, y, initial: bool = False) -> None:
         model = self.model
         v, p = model.v, model.p
-        model.set_point(t, y)
-        model.evaluate_all()
-        if not initial:
+        if not initial:  # after initialization the values are already those at t
+            model.set_point(t, y)
+            model.evaluate_all()
             self._record(t)
             self.events.append(t)
         for _ in range(MAX_EVENT_ITERATIONS):
@@ -280,11 +280,13 @@ class _Run:
         self.rows.append([v[slot] for slot in self.record_slots])
 
     def _record_grid(self, dense, t_limit: float, inclusive: bool) -> None:
+        """Record the grid points up to ``t_limit`` (points that are the same instant up to
+        rounding belong to an event there unless ``inclusive``)."""
         model = self.model
         grid = self.grid
         while self.next_grid < len(grid):
             t = grid[self.next_grid]
-            if t > t_limit or (t == t_limit and not inclusive):
+            if t > t_limit or (not inclusive and self._close(t, t_limit)):
                 break
             model.set_point(t, dense(t))
             model.evaluate_all()
@@ -293,7 +295,8 @@ class _Run:
             self.next_grid += 1
 
     def _skip_grid(self, t: float) -> None:
-        while self.next_grid < len(self.grid) and self.grid[self.next_grid] <= t:
+        while self.next_grid < len(self.grid) and (self.grid[self.next_grid] <= t or
+                                                   self._close(self.grid[self.next_grid], t)):
             self.next_grid += 1
 
     def _result(self) -> Result:
