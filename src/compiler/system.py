@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from compiler.errors import Span
-from compiler.flat import Enumeration, Experiment, Function, Statement
+from compiler.flat import Enumeration, Experiment, Function
 from compiler.symbolic.expr import Expr
 
 node = dataclass(frozen=True, slots=True)
@@ -114,11 +114,50 @@ class NewtonBlock:
 
 
 @node
+class AssignStatement:
+    """``target := value`` in an algorithm."""
+    target: str
+    value: Expr
+    span: Optional[Span] = _span()
+
+
+@node
+class IfStatement:
+    branches: tuple[tuple[Expr, tuple], ...]
+    else_: tuple = ()
+    span: Optional[Span] = _span()
+
+
+@node
+class WhileStatement:
+    condition: Expr
+    body: tuple
+    span: Optional[Span] = _span()
+
+
+@node
+class WhenStatement:
+    """A branch of a when-statement: ``body`` runs when ``when_clauses[clause].active``
+    (during initialization: its ``initial_active``) is true."""
+    clause: int
+    body: tuple
+    span: Optional[Span] = _span()
+
+
+@node
+class BreakStatement:
+    span: Optional[Span] = _span()
+
+
+@node
 class AlgorithmBlock:
-    """An algorithm section: ``statements`` (flat statements whose expressions are converted
-    by ``compiler.causalize``: see ``statements_ir``) compute ``outputs`` from ``inputs``."""
+    """An algorithm section computing ``outputs`` from ``inputs``. Each output first gets
+    its value in ``initial_values`` (its pre value if discrete, else its start value), then
+    ``statements`` run in order: ``AssignStatement``, ``IfStatement``, ``WhileStatement``,
+    ``WhenStatement``, ``BreakStatement``, ``Assertion`` and ``Termination``."""
     outputs: tuple[str, ...]
     inputs: tuple[str, ...]
+    initial_values: tuple[Expr, ...]
     statements: tuple
     span: Optional[Span] = _span()
 
@@ -265,6 +304,7 @@ class System:
         return system_text(self)
 
 
-__all__ = ["Alias", "AlgorithmBlock", "Assertion", "Assignment", "Block", "EVENT_HYSTERESIS",
-           "KINDS", "LinearBlock", "NewtonBlock", "Reinit", "Relation", "Residual", "Sample",
-           "Statement", "System", "Termination", "Variable", "WhenClause"]
+__all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
+           "BreakStatement", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
+           "NewtonBlock", "Reinit", "Relation", "Residual", "Sample", "System", "Termination",
+           "Variable", "WhenClause", "WhenStatement", "WhileStatement"]

@@ -404,3 +404,24 @@ def test_cli_check_blocks_reports_errors(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (f"{path}:6:3: error: structurally singular system: no unknown is left for "
                    f"{path}:6:3: x = 2\n")
+
+
+def test_algorithm_sections_are_blocks():
+    from compiler.system import AlgorithmBlock, AssignStatement, WhenStatement
+    system = system_of("Algorithms.mo")
+    (block,) = [item for item in system.blocks if type(item) is AlgorithmBlock]
+    assert block.outputs == ("y", "z", "n", "last")
+    assert block.inputs == ("$rel[1]", "$when[1]", "time", "x")
+    assert [to_text(value) for value in block.initial_values] == ["0.0", "0.0", "pre(n)",
+                                                                   "pre(last)"]
+    assert type(block.statements[0]) is AssignStatement
+    when = [item for item in block.statements if type(item) is WhenStatement]
+    assert system.when_clauses[when[0].clause].assigned == ("n", "last")
+    assert any(type(item) is AlgorithmBlock for item in system.initial_blocks)
+
+
+def test_loop_through_an_algorithm_is_refused(failure):
+    message = failure("model L\n  Real x;\n  Real y;\nalgorithm\n  x := 1 - y;\nequation\n"
+                      "  y = 2*x;\nend L;\n")
+    assert message == ("Test.mo:5:3: an algebraic loop runs through this algorithm section "
+                       "(it computes x), which is not supported")

@@ -277,3 +277,15 @@ end Init;
     _, rises = right_limits(result, "rises")
     ups = sum(1 for j in range(1, len(highs)) if highs[j] and not highs[j - 1])
     assert rises[-1] == ups > 0
+
+
+def test_algorithm_section():
+    result = simulate("Algorithms.mo")
+    t = result.time
+    times, z = right_limits(result, "z")
+    x = np.exp(-times)
+    assert np.allclose(z, 12 * x + (x > 0.5), atol=1e-7)
+    assert result["n"][-1] == 1
+    assert result["last"][-1] == pytest.approx(math.log(2), abs=1e-8)
+    assert np.allclose(result["y"], 2 * result["x"])
+    assert len(t) == len(result["y"])

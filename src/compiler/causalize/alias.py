@@ -11,6 +11,7 @@ from dataclasses import replace
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, INPUT, PARAMETER, Dae, DaeAlias, DaeEquation, der_name, with_changes)
 from compiler.causalize.errors import CausalizeError
+from compiler.causalize.statements import map_algorithm
 from compiler.symbolic import REAL, ZERO, Const, Op, Var, affine_form, neg, rename, var
 from compiler.system import Reinit, Relation
 
@@ -23,7 +24,9 @@ def eliminate_aliases(dae: Dae) -> Dae:
     for _ in range(MAX_ROUNDS):  # substitution can reveal new aliases (x = y - 0)
         table = dae.table()
         differentiated = {item.derivative_of for item in dae.variables if item.derivative_of}
-        sets = _AliasSets(table, differentiated)
+        computed = {name for block in dae.algorithms + dae.initial_algorithms
+                    for name in block.outputs}
+        sets = _AliasSets(table, differentiated, computed)
         kept = [equation for equation in dae.equations if not sets.absorb(equation)]
         if not sets.parent and not sets.value:
             break
@@ -51,12 +54,12 @@ class _AliasSets:
     """Union-find with signs: ``parent[a] = (b, sign)`` means a = sign * b; a root may have a
     ``value`` (a parameter expression)."""
 
-    def __init__(self, table, differentiated):
+    def __init__(self, table, differentiated, computed):
         self.table = table
         self.differentiated = differentiated
         self.candidates = {name for name, item in table.items()
                            if item.type == REAL and not item.derivative_of and not item.hidden
-                           and item.kind in (CONTINUOUS, INPUT)}
+                           and item.kind in (CONTINUOUS, INPUT) and name not in computed}
         self.parent: dict[str, tuple[str, int]] = {}
         self.value: dict = {}
 
@@ -173,9 +176,12 @@ def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> Dae:
     clauses = tuple(_clause(item, replacements, subst) for item in dae.clauses)
     asserts = tuple(type(item)(subst(item.condition), subst(item.message), item.level,
                                item.span) for item in dae.asserts)
+    algorithms = tuple(map_algorithm(block, subst) for block in dae.algorithms)
+    initial_algorithms = tuple(map_algorithm(block, subst) for block in dae.initial_algorithms)
     return with_changes(dae, variables=tuple(variables.values()), equations=equations,
                         initial_equations=initial, relations=relations, clauses=clauses,
-                        asserts=asserts, aliases=dae.aliases + tuple(aliases))
+                        asserts=asserts, aliases=dae.aliases + tuple(aliases),
+                        algorithms=algorithms, initial_algorithms=initial_algorithms)
 
 
 def _merged(root, member, sign: int):

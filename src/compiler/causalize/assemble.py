@@ -103,12 +103,11 @@ def jacobian_pattern(blocks, states) -> tuple[tuple[int, ...], ...]:
             depends[block.var] = empty.union(*(depends.get(name, empty) for name in reads))
             continue
         if type(block) is LinearBlock:
-            items = block.equations
+            reads = {name for item in block.equations for name, _ in item.partials}
         elif type(block) is NewtonBlock:
-            items = block.residuals + block.inner
+            reads = {name for item in block.residuals + block.inner for name, _ in item.partials}
         else:
-            continue
-        reads = {name for item in items for name, _ in item.partials}
+            reads = set(block.inputs)
         combined = empty.union(*(depends.get(name, empty) for name in reads))
         for name in outputs(block):
             depends[name] = combined

@@ -85,25 +85,16 @@ class DaeEquation:
 
 
 @node
-class DaeAlgorithm:
-    """An algorithm section: IR statements (``compiler.causalize.statements``) assigning
-    ``outputs`` from ``inputs``."""
-    statements: tuple
-    outputs: tuple[str, ...]
-    inputs: tuple[str, ...]
-    span: Optional[Span] = _span()
-
-
-@node
 class Dae:
-    """The system between passes. ``clauses`` are ``compiler.system.WhenClause`` values,
-    ``relations`` and ``samples`` those of ``compiler.system``."""
+    """The system between passes. ``algorithms`` are ``compiler.system.AlgorithmBlock``
+    values, ``clauses`` ``WhenClause`` values, ``relations`` and ``samples`` those of
+    ``compiler.system``."""
     name: str
     variables: tuple[DaeVariable, ...]
     equations: tuple[DaeEquation, ...]
     initial_equations: tuple[DaeEquation, ...] = ()
-    algorithms: tuple[DaeAlgorithm, ...] = ()
-    initial_algorithms: tuple[DaeAlgorithm, ...] = ()
+    algorithms: tuple = ()
+    initial_algorithms: tuple = ()
     relations: tuple = ()
     samples: tuple = ()
     clauses: tuple = ()
@@ -115,6 +106,10 @@ class Dae:
     def table(self) -> dict:
         """Variables by name."""
         return {item.name: item for item in self.variables}
+
+    def algorithm_outputs(self) -> set:
+        """Variables that algorithm sections compute (initial algorithms not included)."""
+        return {name for block in self.algorithms for name in block.outputs}
 
 
 def with_changes(dae: Dae, **changes) -> Dae:

@@ -16,6 +16,7 @@ from compiler.causalize.blocks import BlockBuilder
 from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Dae, DaeEquation
 from compiler.causalize.partition import is_latch, matchable
 from compiler.causalize.sort import sorted_blocks
+from compiler.causalize.statements import map_algorithm
 from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
 from compiler.symbolic.transform import replace_nodes
 
@@ -34,6 +35,10 @@ def initialization_blocks(dae: Dae) -> list:
     mentioned = set()
     for item in initial:
         mentioned |= item.lhs.variables() | item.rhs.variables()
+    for block in dae.initial_algorithms:
+        mentioned.update(block.outputs)
+    algorithms = [map_algorithm(block, rewrite) for block in
+                  dae.algorithms + dae.initial_algorithms]
     equations += initial
     equations += _fixed_starts(dae)
     equations += _pre_starts(table, rewrite.pre_names, mentioned)
@@ -45,7 +50,7 @@ def initialization_blocks(dae: Dae) -> list:
     spans = {name: item.span for name, item in init_table.items()}
     return sorted_blocks(equations, unknowns,
                          lambda equation, index: matchable(equation, init_table, index),
-                         builder, spans, "initialization")
+                         builder, spans, "initialization", algorithms)
 
 
 class _Rewriter:

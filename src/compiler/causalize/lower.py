@@ -11,6 +11,7 @@ from compiler import flat
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
 from compiler.causalize.errors import CausalizeError
+from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.when import lower_when
 from compiler.symbolic import (
     BOOLEAN, FALSE, REAL, TRUE, ZERO, and_, if_, not_, or_, relation, sub, time_derivative,
@@ -123,15 +124,15 @@ class _Lowering:
             self.variables[item.name] = self._variable(item)
         for equation in self.model.equations:
             self._top(equation)
-        initial = []
+        initial: list = []
         for equation in self.model.initial_equations:
             initial.extend(self._initial(equation))
-        if self.model.algorithms or self.model.initial_algorithms:
-            first = (self.model.algorithms or self.model.initial_algorithms)[0]
-            raise CausalizeError("algorithm sections in models are not supported; write "
-                                 "equations or call a function", first.span)
+        algorithms = tuple(lower_algorithm(self, item, True) for item in self.model.algorithms)
+        initial_algorithms = tuple(lower_algorithm(self, item, False)
+                                   for item in self.model.initial_algorithms)
         return Dae(self.model.name, tuple(self.variables.values()), tuple(self.equations),
-                   tuple(initial), relations=tuple(self.relations.values()),
+                   tuple(initial), algorithms, initial_algorithms,
+                   relations=tuple(self.relations.values()),
                    samples=tuple(self.samples.values()), clauses=tuple(self.clauses),
                    asserts=tuple(self.asserts), flat=self.model)
 
@@ -205,14 +206,14 @@ class _Lowering:
             for position, target in enumerate(item.lhs.elements):
                 if target is None:
                     continue
-                value = self._call_output(call, position)
+                value = self.call_output(call, position)
                 result.append(DaeEquation(self.expr(target, events), value, item.span,
                                           origin=item))
             return result
         return [DaeEquation(self.expr(item.lhs, events), self.expr(item.rhs, events),
                             item.span, origin=item)]
 
-    def _call_output(self, call: flat.Call, position: int):
+    def call_output(self, call: flat.Call, position: int):
         try:
             return self.convert.function_call(call.name, call.args, position)
         except ConversionError as error:

@@ -46,11 +46,13 @@ class _Problem:
         for equation in dae.equations:
             (self.discrete_equations if is_discrete_equation(equation, table)
              else self.equations).append(equation)
-        self.names = [item.name for item in dae.variables if item.kind == CONTINUOUS]
+        self.computed = dae.algorithm_outputs()
+        self.names = [item.name for item in dae.variables
+                      if item.kind == CONTINUOUS and item.name not in self.computed]
         self.index = {name: j for j, name in enumerate(self.names)}
         self.derivative = [-1] * len(self.names)     # j -> index of der(j), -1 if none
         for item in dae.variables:
-            if item.kind == CONTINUOUS and item.derivative_of:
+            if item.name in self.index and item.derivative_of in self.index:
                 self.derivative[self.index[item.derivative_of]] = self.index[item.name]
         self.incidence = [self._incidence(equation) for equation in self.equations]
         self.derivative_eq = [-1] * len(self.equations)  # k -> its derivative equation
@@ -168,6 +170,9 @@ class _Problem:
             item = self.table.get(node.name)
             if item is not None and item.kind == "input":
                 raise CausalizeError(f"index reduction needs der({node.name}) of an input")
+            if node.name in self.computed:
+                raise CausalizeError(f"index reduction needs der({node.name}), but an "
+                                     "algorithm section computes it")
             return None
         if self.derivative[j] < 0:
             self._differentiate_variable(j)

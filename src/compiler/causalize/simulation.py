@@ -27,7 +27,8 @@ def simulation_blocks(dae: Dae) -> tuple[list, int, int]:
                            assignment_partials=False)
     blocks = sorted_blocks(list(dae.equations), unknowns,
                            lambda equation, index: matchable(equation, table, index), builder,
-                           {item.name: item.span for item in dae.variables}, "system")
+                           {item.name: item.span for item in dae.variables}, "system",
+                           dae.algorithms)
     for_derivatives = needed(blocks, [der_name(name) for name in dae.states])
     for_indicators = needed(blocks, [name for item in dae.relations
                                      for name in item.distance.variables()])

@@ -8,31 +8,57 @@ targets needs comes first.
 from __future__ import annotations
 
 from compiler.causalize.blocks import BlockBuilder
+from compiler.causalize.errors import CausalizeError
 from compiler.causalize.matching import maximum_matching, singular_error, sorted_components
 from compiler.system import Assignment, LinearBlock, NewtonBlock
 
 
 def sorted_blocks(equations: list, unknowns: list[str], matchable, builder: BlockBuilder,
-                  spans: dict, what: str) -> list:
-    """Blocks computing ``unknowns`` from ``equations``; ``matchable(equation, index)`` lists
-    the unknown indices an equation may define (``index``: name -> position)."""
-    index = {name: j for j, name in enumerate(unknowns)}
+                  spans: dict, what: str, algorithms=()) -> list:
+    """Blocks computing ``unknowns`` from ``equations`` and ``algorithms`` (each computes its
+    outputs); ``matchable(equation, index)`` lists the unknown indices an equation may define
+    (``index``: name -> position)."""
+    computed: dict[str, int] = {}
+    for k, block in enumerate(algorithms):
+        for name in block.outputs:
+            if name in computed:
+                raise CausalizeError(f"'{name}' is assigned in two algorithm sections",
+                                     block.span)
+            computed[name] = k
+    free = [name for name in unknowns if name not in computed]
+    index = {name: j for j, name in enumerate(free)}
     incidence = [matchable(equation, index) for equation in equations]
-    unknown_of, equation_of = maximum_matching(incidence, len(unknowns))
-    if len(equations) != len(unknowns) or any(j < 0 for j in unknown_of):
+    unknown_of, equation_of = maximum_matching(incidence, len(free))
+    if len(equations) != len(free) or any(j < 0 for j in unknown_of):
         raise singular_error(incidence, unknown_of, equation_of,
-                             lambda k: (equations[k].span, equations[k].source()), unknowns,
-                             [spans.get(name) for name in unknowns], what)
+                             lambda k: (equations[k].span, equations[k].source()), free,
+                             [spans.get(name) for name in free], what)
+    n = len(equations)
+    producer = {name: equation_of[j] for name, j in index.items()}
+    producer.update((name, n + k) for name, k in computed.items())
     dependencies = []
     for equation in equations:
         reads = equation.lhs.variables() | equation.rhs.variables()
-        dependencies.append([equation_of[index[name]] for name in sorted(reads)
-                             if name in index])
+        dependencies.append([producer[name] for name in sorted(reads) if name in producer])
+    for block in algorithms:
+        dependencies.append([producer[name] for name in block.inputs if name in producer])
     blocks = []
     for component in sorted_components(dependencies):
+        if component[-1] >= n:
+            blocks.append(_algorithm(component, algorithms, n))
+            continue
         blocks.append(builder.block([equations[k] for k in component],
-                                    [unknowns[unknown_of[k]] for k in component]))
+                                    [free[unknown_of[k]] for k in component]))
     return blocks
+
+
+def _algorithm(component, algorithms, n):
+    if len(component) > 1:
+        block = algorithms[component[-1] - n]
+        raise CausalizeError("an algebraic loop runs through this algorithm section (it "
+                             f"computes {', '.join(block.outputs)}), which is not supported",
+                             block.span)
+    return algorithms[component[0] - n]
 
 
 def outputs(block) -> tuple[str, ...]:

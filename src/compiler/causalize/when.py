@@ -16,26 +16,14 @@ from compiler.system import Reinit, Termination, WhenClause
 
 def lower_when(lowering, item: flat.WhenEquation) -> None:
     """Add the clauses, hidden variables and equations of ``item`` to ``lowering``."""
-    earlier, earlier_initial = FALSE, FALSE
+    branches = WhenBranches(lowering, item.span)
     assigned: dict[str, list] = {}
     for condition, body in item.branches:
-        lowering.span = item.span
-        elements = condition.elements if type(condition) is flat.ArrayExpr else (condition,)
-        names, fires, initial_fires = [], FALSE, FALSE
-        for element in elements:
-            expr = lowering.expr(element, True)
-            node = _condition_variable(lowering, expr, item.span)
-            names.append(node.name)
-            fires = or_(fires, and_(node, not_(pre_var(node))))
-            if reads_op(expr, "initial"):
-                initial_fires = or_(initial_fires, expr)
-        active = and_(fires, not_(earlier))
-        initial_active = and_(initial_fires, not_(earlier_initial))
-        earlier, earlier_initial = or_(earlier, fires), or_(earlier_initial, initial_fires)
+        active, initial_active, names = branches.next(condition)
         body_result = _Body(lowering)
         body_result.run(body, None)
         lowering.clauses.append(WhenClause(
-            len(lowering.clauses), tuple(names), active, initial_active,
+            len(lowering.clauses), names, active, initial_active,
             tuple(body_result.values), tuple(body_result.reinits),
             tuple(body_result.actions), item.span))
         for name, (value, span, origin) in body_result.values.items():
@@ -50,7 +38,38 @@ def lower_when(lowering, item: flat.WhenEquation) -> None:
                                               initial_rhs=initial_rhs, origin=entries[0][4]))
 
 
+class WhenBranches:
+    """The conditions of the branches of one when-equation or when-statement, in order:
+    ``next(condition)`` gives ``(active, initial_active, condition variables)``, where a
+    branch is active only if no earlier branch fires (elsewhen priority)."""
+
+    def __init__(self, lowering, span):
+        self.lowering = lowering
+        self.span = span
+        self.earlier = FALSE
+        self.earlier_initial = FALSE
+
+    def next(self, condition) -> tuple:
+        lowering = self.lowering
+        lowering.span = self.span
+        elements = condition.elements if type(condition) is flat.ArrayExpr else (condition,)
+        names, fires, initial_fires = [], FALSE, FALSE
+        for element in elements:
+            expr = lowering.expr(element, True)
+            node = _condition_variable(lowering, expr, self.span)
+            names.append(node.name)
+            fires = or_(fires, and_(node, not_(pre_var(node))))
+            if reads_op(expr, "initial"):
+                initial_fires = or_(initial_fires, expr)
+        active = and_(fires, not_(self.earlier))
+        initial_active = and_(initial_fires, not_(self.earlier_initial))
+        self.earlier = or_(self.earlier, fires)
+        self.earlier_initial = or_(self.earlier_initial, initial_fires)
+        return active, initial_active, tuple(names)
+
+
 def _condition_variable(lowering, expr, span) -> Var:
+    """The hidden Boolean holding a condition (one per distinct condition expression)."""
     conditions = lowering.when_conditions
     name = conditions.get(expr)
     if name is None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from compiler.interp.pycode import Emitter
 from compiler.symbolic import ONE, neg
-from compiler.system import Assignment, LinearBlock, NewtonBlock
+from compiler.system import (
+    AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
+    LinearBlock, NewtonBlock, WhenStatement, WhileStatement)
 
 SPARSE_SIZE = 60   # linear blocks at least this large are assembled as sparse matrices
 
@@ -17,9 +19,11 @@ SPARSE_SIZE = 60   # linear blocks at least this large are assembled as sparse m
 class BlockCode:
     """Source of the generated functions; ``helpers`` collects per-block functions."""
 
-    def __init__(self, slot_of, functions: dict):
+    def __init__(self, slot_of, functions: dict, clauses=()):
         self.slot_of = slot_of
         self.functions = functions
+        self.clauses = clauses
+        self.initial = False   # when-statements use initial_active (initialization blocks)
         self.helpers: list[tuple[str, str, list[str]]] = []   # (name, params, body)
 
     def emitter(self) -> Emitter:
@@ -35,6 +39,8 @@ class BlockCode:
     def block(self, block) -> list[str]:
         if type(block) is Assignment:
             return self._assignment(block)
+        if type(block) is AlgorithmBlock:
+            return self._algorithm(block)
         number = len(self.helpers)
         description = _describe(block)
         if type(block) is LinearBlock:
@@ -46,7 +52,52 @@ class BlockCode:
             jacobian = f"_jacobian_{number}" if block.has_jacobian else "None"
             return [f"_newton(v, {slots}, _residual_{number}, {jacobian}, "
                     f"lambda: {description!r})"]
-        raise NotImplementedError(f"{type(block).__name__} blocks are not interpreted")
+        raise TypeError(f"not a block: {block!r}")
+
+    def _algorithm(self, block: AlgorithmBlock) -> list[str]:
+        lines = [f"{self.target(name)} = {self.expression(value)}"
+                 for name, value in zip(block.outputs, block.initial_values)]
+        return lines + self._statements(block.statements)
+
+    def expression(self, expr) -> str:
+        """Text of one expression, its locals inlined (algorithms reassign variables)."""
+        return self.emitter().text(expr)
+
+    def _statements(self, statements) -> list[str]:
+        lines = []
+        for item in statements:
+            lines.extend(self._statement(item))
+        return lines or ["pass"]
+
+    def _indented(self, statements) -> list[str]:
+        return ["    " + line for line in self._statements(statements)]
+
+    def _statement(self, item) -> list[str]:
+        kind = type(item)
+        if kind is AssignStatement:
+            return [f"{self.target(item.target)} = {self.expression(item.value)}"]
+        if kind is IfStatement:
+            lines = []
+            for number, (condition, body) in enumerate(item.branches):
+                lines.append(f"{'if' if number == 0 else 'elif'} {self.expression(condition)}:")
+                lines.extend(self._indented(body))
+            if item.else_:
+                lines.append("else:")
+                lines.extend(self._indented(item.else_))
+            return lines
+        if kind is WhileStatement:
+            return [f"while {self.expression(item.condition)}:"] + self._indented(item.body)
+        if kind is WhenStatement:
+            clause = self.clauses[item.clause]
+            active = clause.initial_active if self.initial else clause.active
+            return [f"if {self.expression(active)}:"] + self._indented(item.body)
+        if kind is BreakStatement:
+            return ["break"]
+        if kind is Assertion:
+            return [f"if not {self.expression(item.condition)}:",
+                    f"    _assertion_failed({self.expression(item.message)}, {item.level!r}, "
+                    f"{str(item.span) if item.span else ''!r})"]
+        return ["_terminate()"]
 
     def _assignment(self, block: Assignment) -> list[str]:
         emitter = self.emitter()

@@ -16,7 +16,7 @@ from compiler.interp.pycode import compile_function
 from compiler.interp.solvers import newton, solve_linear
 from compiler.symbolic import relation as make_relation
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
-from compiler.system import Assignment, NewtonBlock, System
+from compiler.system import AlgorithmBlock, Assignment, NewtonBlock, System
 
 _DEFAULT = {"Real": 0.0, "Integer": 0, "Boolean": False, "String": ""}
 
@@ -47,6 +47,7 @@ class ExecutableModel:
         self.relation_slots = [self.slots[item.var] for item in system.relations]
         self.sample_slots = [self.slots[item.var] for item in system.samples]
         self.input_slots = [(self.slots[name], value) for name, value in self.inputs.items()]
+        self.terminated = False   # a terminate() in an algorithm ran
         self._generate()
 
     # ---------------------------------------------------------------------- start values
@@ -79,19 +80,22 @@ class ExecutableModel:
     def _generate(self) -> None:
         system = self.system
         names = {name: f"_call_{k}" for k, name in enumerate(self.functions.declared)}
-        code = BlockCode(self._slot, names)
+        code = BlockCode(self._slot, names, system.when_clauses)
         n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
         code.run("run_derivatives", system.blocks[:n_d])
         code.run("run_indicators", system.blocks[n_d:n_i])
         code.run("run_others", system.blocks[n_i:])
+        code.initial = True
         code.run("run_initial", system.initial_blocks)
+        code.initial = False
         self.analytic_jacobian = _has_partials(system.blocks[:n_d])
         if self.analytic_jacobian:
             code.tangent("derivative_jacobian", system.blocks[:n_d], system.states,
                          system.derivatives)
         self._expressions(code)
         namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np,
-                     "_newton": newton, "_solve_linear": solve_linear}
+                     "_newton": newton, "_solve_linear": solve_linear,
+                     "_assertion_failed": _assertion_failed, "_terminate": self._terminate}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:
             namespace[name] = compile_function(name, params, body, namespace)
@@ -102,6 +106,9 @@ class ExecutableModel:
         self.reinit_values = [namespace[f"_reinits_{k}"]
                               for k in range(len(system.when_clauses))]
         self.derivative_jacobian = namespace.get("derivative_jacobian")
+
+    def _terminate(self) -> None:
+        self.terminated = True
 
     def _slot(self, name: str) -> int:
         try:
@@ -150,8 +157,15 @@ def _values_function(code: BlockCode, name: str, exprs) -> None:
     code.helpers.append((name, "", emitter.lines + [f"return [{', '.join(texts)}]"]))
 
 
+def _assertion_failed(message, level: str, place: str) -> None:
+    if level == "error":
+        raise SimulationError(f"{place + ': ' if place else ''}assertion failed: {message}")
+
+
 def _has_partials(blocks) -> bool:
     for block in blocks:
+        if type(block) is AlgorithmBlock:
+            return False
         if type(block) is Assignment and not block.has_partials:
             return False
         if type(block) is NewtonBlock and not block.has_jacobian:

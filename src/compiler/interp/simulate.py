@@ -221,6 +221,7 @@ class _Run:
             if self._when_clauses():
                 model.evaluate_all()
             self._check_asserts(t)
+            self.terminated = self.terminated or model.terminated
             if all(v[slot] == p[slot] for slot in model.discrete_slots):
                 break
         else:
