@@ -411,7 +411,7 @@ def test_algorithm_sections_are_blocks():
     system = system_of("Algorithms.mo")
     (block,) = [item for item in system.blocks if type(item) is AlgorithmBlock]
     assert block.outputs == ("y", "z", "n", "last")
-    assert block.inputs == ("$rel[1]", "$when[1]", "time", "x")
+    assert block.inputs == ("$rel[1]", "$when[1]", "x")
     assert [to_text(value) for value in block.initial_values] == ["0.0", "0.0", "pre(n)",
                                                                    "pre(last)"]
     assert type(block.statements[0]) is AssignStatement

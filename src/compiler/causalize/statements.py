@@ -30,6 +30,8 @@ def lower_algorithm(lowering, algorithm: flat.Algorithm, events: bool) -> Algori
     reads = set()
     for expr in expressions(statements):
         reads |= expr.variables()
+    for item in _when_statements(statements):   # their conditions are read as well
+        reads.update(lowering.clauses[item.clause].conditions)
     inputs = tuple(sorted(name for name in reads - set(outputs) if name in lowering.variables))
     initial_values = tuple(_initial_value(lowering.variables[name]) for name in outputs)
     return AlgorithmBlock(outputs, inputs, initial_values, statements, algorithm.span)
@@ -118,6 +120,23 @@ class _Statements:
         return Reinit(item.var.name, self.lowering.expr(item.value, False), item.span)
 
 
+def _when_statements(statements):
+    for item in statements:
+        if type(item) is WhenStatement:
+            yield item
+        for body in _bodies(item):
+            yield from _when_statements(body)
+
+
+def _bodies(item) -> list:
+    kind = type(item)
+    if kind is IfStatement:
+        return [body for _, body in item.branches] + [item.else_]
+    if kind in (WhileStatement, WhenStatement):
+        return [item.body]
+    return []
+
+
 def expressions(statements):
     """Every expression in ``statements``, depth first."""
     for item in statements:
@@ -172,6 +191,7 @@ def map_algorithm(block: AlgorithmBlock, rewrite) -> AlgorithmBlock:
     reads = set()
     for expr in expressions(statements):
         reads |= expr.variables()
+    reads.update(name for name in block.inputs if name.startswith("$when["))
     inputs = tuple(sorted(reads - set(block.outputs) - {"time"}))
     return replace(block, statements=statements, inputs=inputs,
                    initial_values=tuple(rewrite(value) for value in block.initial_values))
