@@ -13,6 +13,7 @@ from compiler.causalize.dae import (
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.statements import map_algorithm
 from compiler.symbolic import REAL, ZERO, Const, Op, Var, affine_form, neg, rename, var
+from compiler.symbolic.transform import all_names
 from compiler.system import Reinit, Relation
 
 MAX_ROUNDS = 8
@@ -21,16 +22,19 @@ _SELECT_RANK = {"never": 0, "avoid": 1, "": 2, "default": 2, "prefer": 3, "alway
 
 def eliminate_aliases(dae: Dae) -> Dae:
     """``dae`` without its alias variables (see the module docstring)."""
+    changed = None   # the equations the last substitution changed (None: all are new)
     for _ in range(MAX_ROUNDS):  # substitution can reveal new aliases (x = y - 0)
         table = dae.table()
         differentiated = {item.derivative_of for item in dae.variables if item.derivative_of}
         computed = {name for block in dae.algorithms + dae.initial_algorithms
                     for name in block.outputs}
         sets = _AliasSets(table, differentiated, computed)
-        kept = [equation for equation in dae.equations if not sets.absorb(equation)]
+        kept = [equation for equation in dae.equations
+                if (changed is not None and id(equation) not in changed)
+                or not sets.absorb(equation)]
         if not sets.parent and not sets.value:
             break
-        dae = _substitute(dae, table, sets, kept)
+        dae, changed = _substitute(dae, table, sets, kept)
     return with_changes(dae, aliases=_resolved(dae.aliases))
 
 
@@ -146,7 +150,8 @@ def _unit_sign(coefficient) -> int:
     return 0
 
 
-def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> Dae:
+def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> tuple[Dae, set]:
+    """``dae`` with the alias sets substituted, and the ids of the equations that changed."""
     replacements: dict = {}
     aliases = []
     variables = dict(table)
@@ -166,8 +171,10 @@ def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> Dae:
         _move_derivative(name, root, sign, value, table, variables, replacements)
     memo: dict = {}
     subst = lambda expr: None if expr is None else rename(expr, replacements, memo)  # noqa: E731
-    equations = tuple(replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs),
+    equations = tuple(item if _untouched(item, replacements) else
+                      replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs),
                               initial_rhs=subst(item.initial_rhs)) for item in kept)
+    changed = {id(item) for item in equations} - {id(item) for item in kept}
     initial = tuple(replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs))
                     for item in dae.initial_equations)
     relations = tuple(Relation(item.index, item.var, item.op, subst(item.lhs),
@@ -181,7 +188,15 @@ def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> Dae:
     return with_changes(dae, variables=tuple(variables.values()), equations=equations,
                         initial_equations=initial, relations=relations, clauses=clauses,
                         asserts=asserts, aliases=dae.aliases + tuple(aliases),
-                        algorithms=algorithms, initial_algorithms=initial_algorithms)
+                        algorithms=algorithms, initial_algorithms=initial_algorithms), changed
+
+
+def _untouched(item, replacements: dict) -> bool:
+    """Whether no variable of ``item`` is replaced (pre values included)."""
+    for expr in (item.lhs, item.rhs, item.initial_rhs):
+        if expr is not None and any(name in replacements for name in all_names(expr)):
+            return False
+    return True
 
 
 def _merged(root, member, sign: int):

@@ -103,36 +103,33 @@ def _count(number: int, noun: str) -> str:
 
 
 def _reachable_from_equations(start, incidence, equation_of):
-    equations, unknowns = list(start), []
-    seen_equations, seen_unknowns = set(start), set()
-    for k in equations:  # grows while iterating: breadth first
-        for j in incidence[k]:
-            if j in seen_unknowns:
-                continue
-            seen_unknowns.add(j)
-            unknowns.append(j)
-            other = equation_of[j]
-            if other >= 0 and other not in seen_equations:
-                seen_equations.add(other)
-                equations.append(other)
-    return sorted(equations), sorted(unknowns)
+    """Equations and unknowns reachable from the equations ``start`` by alternating paths."""
+    return _alternating(start, incidence, equation_of)
 
 
 def _reachable_from_unknowns(start, incidence, unknown_of):
+    """Equations and unknowns reachable from the unknowns ``start`` by alternating paths."""
     users: dict[int, list[int]] = {}
     for k, row in enumerate(incidence):
         for j in row:
             users.setdefault(j, []).append(k)
-    unknowns, equations = list(start), []
-    seen_unknowns, seen_equations = set(start), set()
-    for j in unknowns:
-        for k in users.get(j, ()):
-            if k in seen_equations:
+    unknowns, equations = _alternating(start, users, unknown_of)
+    return equations, unknowns
+
+
+def _alternating(start, edges, partner):
+    """Breadth first from ``start`` over ``edges`` (one side to the other), then back over
+    the matching ``partner``; returns both sides reached, sorted."""
+    near, far = list(start), []
+    seen_near, seen_far = set(start), set()
+    for node in near:  # grows while iterating
+        for other in (edges[node] if isinstance(edges, list) else edges.get(node, ())):
+            if other in seen_far:
                 continue
-            seen_equations.add(k)
-            equations.append(k)
-            other = unknown_of[k]
-            if other >= 0 and other not in seen_unknowns:
-                seen_unknowns.add(other)
-                unknowns.append(other)
-    return sorted(equations), sorted(unknowns)
+            seen_far.add(other)
+            far.append(other)
+            back = partner[other]
+            if back >= 0 and back not in seen_near:
+                seen_near.add(back)
+                near.append(back)
+    return sorted(near), sorted(far)

@@ -7,7 +7,7 @@ The generated code reads the globals ``v`` (values), ``p`` (pre values) and ``fl
 """
 from __future__ import annotations
 
-from compiler.interp.pycode import Emitter
+from compiler.interp.pycode import Emitter, if_lines
 from compiler.symbolic import ONE, neg
 from compiler.system import (
     AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
@@ -77,14 +77,7 @@ class BlockCode:
         if kind is AssignStatement:
             return [f"{self.target(item.target)} = {self.expression(item.value)}"]
         if kind is IfStatement:
-            lines = []
-            for number, (condition, body) in enumerate(item.branches):
-                lines.append(f"{'if' if number == 0 else 'elif'} {self.expression(condition)}:")
-                lines.extend(self._indented(body))
-            if item.else_:
-                lines.append("else:")
-                lines.extend(self._indented(item.else_))
-            return lines
+            return if_lines(item.branches, item.else_, self.expression, self._statements)
         if kind is WhileStatement:
             return [f"while {self.expression(item.condition)}:"] + self._indented(item.body)
         if kind is WhenStatement:

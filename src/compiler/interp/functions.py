@@ -11,7 +11,7 @@ import numpy as np
 
 from compiler import flat
 from compiler.interp.errors import SimulationError
-from compiler.interp.pycode import compile_function
+from compiler.interp.pycode import compile_function, if_lines
 
 _ELEMENTWISE = {
     "sin": "np.sin", "cos": "np.cos", "tan": "np.tan", "asin": "np.arcsin",
@@ -166,14 +166,7 @@ class _Translator:
         if kind is flat.Assign:
             return self._assign(item)
         if kind is flat.IfStatement:
-            lines = []
-            for number, (condition, body) in enumerate(item.branches):
-                lines.append(f"{'if' if number == 0 else 'elif'} {self.expr(condition)}:")
-                lines.extend(self._indented(body))
-            if item.else_:
-                lines.append("else:")
-                lines.extend(self._indented(item.else_))
-            return lines
+            return if_lines(item.branches, item.else_, self.expr, self.statements)
         if kind is flat.ForStatement:
             range_ = item.range
             iterable = (f"_range({self.expr(range_.start)}, "

@@ -119,6 +119,18 @@ class Emitter:
             self.depth -= 1
 
 
+def if_lines(branches, else_, condition_text, body_lines) -> list[str]:
+    """Python ``if``/``elif``/``else`` lines; ``body_lines(body)`` gives a body's lines."""
+    lines = []
+    for number, (condition, body) in enumerate(branches):
+        lines.append(f"{'if' if number == 0 else 'elif'} {condition_text(condition)}:")
+        lines.extend("    " + line for line in body_lines(body) or ["pass"])
+    if else_:
+        lines.append("else:")
+        lines.extend("    " + line for line in body_lines(else_) or ["pass"])
+    return lines
+
+
 def compile_function(name: str, params: str, body: list[str], namespace: dict):
     """A Python function ``name(params)`` with ``body`` lines, in ``namespace``."""
     source = f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])

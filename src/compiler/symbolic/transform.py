@@ -15,58 +15,29 @@ def substitute(expr, rule, memo: dict | None = None):
     other than a variable distributes over it. ``memo`` may be shared between calls that use
     the same rule.
     """
-    memo = {} if memo is None else memo
-    return _substitute(expr, rule, memo)
-
-
-def _substitute(node, rule, memo):
-    done = memo.get(node)
-    if done is not None:
-        return done
-    kind = type(node)
-    if kind is Var:
-        result = rule(node)
-    elif kind is Op:
-        args = node.args
-        new = tuple(_substitute(arg, rule, memo) for arg in args)
-        if node.op == "pre" and type(new[0]) is not Var:
-            result = pre_of(new[0])
-        elif all(a is b for a, b in zip(args, new)):
-            result = node
-        else:
-            result = rebuild(node, new)
-    elif kind is Call:
-        new = tuple(_substitute(arg, rule, memo) for arg in node.args)
-        result = call(node.function, new, node.output, node.type)
-    elif kind is Array:
-        result = array(_substitute(item, rule, memo) for item in node.elements)
-    else:
-        result = node
-    memo[node] = result
-    return result
+    def visit(node):
+        kind = type(node)
+        if kind is Var:
+            return rule(node)
+        if kind is Op and node.op == "pre":
+            target = node.args[0]
+            new = rule(target)
+            if new is target:
+                return node
+            return pre_var(new) if type(new) is Var else pre_of(new)
+        return None
+    return replace_nodes(expr, visit, {} if memo is None else memo)
 
 
 def pre_of(expr, memo: dict | None = None):
     """``pre(expr)``: every variable read in ``expr`` replaced by its pre-value (``time`` and
     values already under ``pre`` stay)."""
-    memo = {} if memo is None else memo
-    done = memo.get(expr)
-    if done is not None:
-        return done
-    kind = type(expr)
-    if kind is Var:
-        result = expr if expr.name == "time" else pre_var(expr)
-    elif kind is Op and expr.op != "pre":
-        result = rebuild(expr, tuple(pre_of(arg, memo) for arg in expr.args))
-    elif kind is Call:
-        result = call(expr.function, tuple(pre_of(arg, memo) for arg in expr.args),
-                      expr.output, expr.type)
-    elif kind is Array:
-        result = array(pre_of(item, memo) for item in expr.elements)
-    else:
-        result = expr
-    memo[expr] = result
-    return result
+    def visit(node):
+        kind = type(node)
+        if kind is Var:
+            return node if node.name == "time" else pre_var(node)
+        return node if kind is Op and node.op == "pre" else None
+    return replace_nodes(expr, visit, {} if memo is None else memo)
 
 
 def rename(expr, names: dict, memo: dict | None = None):
@@ -75,23 +46,25 @@ def rename(expr, names: dict, memo: dict | None = None):
     return substitute(expr, lambda leaf: get(leaf.name, leaf), memo)
 
 
+def children(node) -> tuple:
+    """The operands of an IR node (none for leaves)."""
+    kind = type(node)
+    if kind is Op or kind is Call:
+        return node.args
+    if kind is Array:
+        return node.elements
+    return ()
+
+
 def reads_op(expr, name: str, memo: dict | None = None) -> bool:
     """Whether ``expr`` applies the operator or built-in ``name`` anywhere."""
     memo = {} if memo is None else memo
     done = memo.get(expr)
-    if done is not None:
-        return done
-    kind = type(expr)
-    if kind is Op:
-        found = expr.op == name or any(reads_op(arg, name, memo) for arg in expr.args)
-    elif kind is Call:
-        found = any(reads_op(arg, name, memo) for arg in expr.args)
-    elif kind is Array:
-        found = any(reads_op(item, name, memo) for item in expr.elements)
-    else:
-        found = False
-    memo[expr] = found
-    return found
+    if done is None:
+        done = (type(expr) is Op and expr.op == name) or \
+            any(reads_op(item, name, memo) for item in children(expr))
+        memo[expr] = done
+    return done
 
 
 def replace_nodes(expr, rule, memo: dict | None = None):
@@ -103,17 +76,30 @@ def replace_nodes(expr, rule, memo: dict | None = None):
         return done
     result = rule(expr)
     if result is None:
-        kind = type(expr)
-        if kind is Op:
-            args = tuple(replace_nodes(arg, rule, memo) for arg in expr.args)
-            changed = any(a is not b for a, b in zip(args, expr.args))
-            result = rebuild(expr, args) if changed else expr
-        elif kind is Call:
-            result = call(expr.function, tuple(replace_nodes(arg, rule, memo)
-                                               for arg in expr.args), expr.output, expr.type)
-        elif kind is Array:
-            result = array(replace_nodes(item, rule, memo) for item in expr.elements)
-        else:
+        parts = children(expr)
+        new = tuple(replace_nodes(item, rule, memo) for item in parts)
+        if all(a is b for a, b in zip(parts, new)):
             result = expr
+        elif type(expr) is Op:
+            result = rebuild(expr, new)
+        elif type(expr) is Call:
+            result = call(expr.function, new, expr.output, expr.type)
+        else:
+            result = array(new)
     memo[expr] = result
     return result
+
+
+def all_names(expr, memo: dict | None = None) -> frozenset:
+    """Names of every variable in ``expr``, those read through ``pre`` included."""
+    memo = {} if memo is None else memo
+    done = memo.get(expr)
+    if done is None:
+        if type(expr) is Op and expr.op == "pre":
+            done = expr.args[0].variables()
+        elif type(expr) is Var:
+            done = expr.variables()
+        else:
+            done = frozenset().union(*(all_names(item, memo) for item in children(expr)))
+        memo[expr] = done
+    return done
