@@ -80,6 +80,13 @@ def test_every_variable_keeps_its_declaration():
 
 
 # ---------------------------------------------------------------------- index reduction
+def test_parallel_capacitors_keep_one_state():
+    # the connections make the capacitor voltages aliases, derivatives included
+    system = system_of("Analog.mo", "Analog.ParallelCapacitors")
+    assert system.states == ("c1.v",)
+    (linear,) = [block for block in system.blocks if type(block) is LinearBlock]
+    assert set(linear.vars) == {"der(c1.v)", "c1.i", "c2.i"}
+    assert {(item.variable.name, item.of) for item in system.aliases} >= {("c2.v", "c1.v")}
 def test_pendulum_index_reduction_keeps_two_states():
     system = system_of("Pendulum.mo")
     assert system.states == ("x", "vx")

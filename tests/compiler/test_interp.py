@@ -42,6 +42,15 @@ def test_rc_circuit_matches_the_exponential():
     assert np.allclose(result["ground.p.v"], 0.0)
 
 
+def test_parallel_capacitors_share_one_state():
+    result = simulate("Analog.mo", "Analog.ParallelCapacitors")
+    tau = 10 * (0.01 + 0.03)
+    exact = 3 * (1 - np.exp(-result.time / tau))
+    assert np.max(np.abs(result["c1.v"] - exact)) < 1e-7
+    assert np.max(np.abs(result["c2.v"] - exact)) < 1e-7
+    assert np.allclose(result["c2.i"], 3 * result["c1.i"], atol=1e-9)
+
+
 def test_mass_spring_damper_matches_the_damped_oscillation():
     result = simulate("Translational.mo", "Translational.Oscillator")
     m, c, d, x0 = 2.0, 50.0, 1.5, 0.5

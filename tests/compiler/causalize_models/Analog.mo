@@ -77,4 +77,19 @@ package Analog "Analog circuits: pins with potential and current"
     connect(source.n, ground.p);
     annotation(experiment(StopTime = 1, Tolerance = 1e-9));
   end DiodeCharger;
+  model ParallelCapacitors "Two capacitors in parallel: their voltages are tied (index 2)"
+    ConstantVoltage source(V = 3);
+    Resistor resistor(R = 10);
+    Capacitor c1(C = 0.01, v(start = 0, fixed = true));
+    Capacitor c2(C = 0.03);
+    Ground ground;
+  equation
+    connect(source.p, resistor.p);
+    connect(resistor.n, c1.p);
+    connect(resistor.n, c2.p);
+    connect(c1.n, source.n);
+    connect(c2.n, source.n);
+    connect(source.n, ground.p);
+    annotation(experiment(StopTime = 1, Tolerance = 1e-9));
+  end ParallelCapacitors;
 end Analog;
