@@ -432,3 +432,30 @@ def test_loop_through_an_algorithm_is_refused(failure):
                       "  y = 2*x;\nend L;\n")
     assert message == ("Test.mo:5:3: an algebraic loop runs through this algorithm section "
                        "(it computes x), which is not supported")
+
+
+def test_dummy_derivatives_need_a_regular_jacobian_at_the_start(failure):
+    text = (MODELS / "Pendulum.mo").read_text().replace(
+        "x(start = L*sin(theta0), fixed = true)", "x(start = 0)").replace(
+        "y(start = -L*cos(theta0))", "y(start = 0)").replace(
+        "vx(start = 0, fixed = true)", "vx(start = 0)")
+    assert failure(text) == (
+        "Test.mo:16:3: index reduction: at the start values, this constraint leaves no "
+        "variable to solve for among x, y (its Jacobian is singular there; give better start "
+        "values): x ^ 2 + y ^ 2 = L ^ 2")
+
+
+def test_aliases_with_different_fixed_starts(failure):
+    message = failure("model A\n  Real a(start = 1, fixed = true);\n"
+                      "  Real b(start = 2, fixed = true);\nequation\n  der(a) = -a;\n"
+                      "  b = a;\nend A;\n")
+    assert message == ("Test.mo:3:3: 'b' and 'a' are the same variable (by alias equations) "
+                       "with different fixed start values (2.0 and 1.0)")
+
+
+def test_parameter_with_fixed_false_is_computed_by_initialization(causalized):
+    system = causalized("model P\n  parameter Real k(fixed = false);\n"
+                        "  Real x(start = 4, fixed = true);\ninitial equation\n  k*k = x;\n"
+                        "equation\n  der(x) = -k*x;\nend P;\n")
+    newton = [block for block in system.initial_blocks if type(block) is NewtonBlock]
+    assert [block.vars for block in newton] == [("k",)]

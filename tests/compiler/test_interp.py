@@ -298,3 +298,30 @@ def test_algorithm_section():
     assert result["last"][-1] == pytest.approx(math.log(2), abs=1e-8)
     assert np.allclose(result["y"], 2 * result["x"])
     assert len(t) == len(result["y"])
+
+
+def test_initial_equation_on_a_discrete_variable(run):
+    result = run("""
+model Counter
+  Integer count;
+  Real x(start = 0, fixed = true);
+initial equation
+  count = 5;
+equation
+  when sample(0.05, 0.1) then
+    count = pre(count) + 1;
+  end when;
+  der(x) = count;
+end Counter;
+""", stop=0.3)
+    times, counts = right_limits(result, "count")
+    assert counts[0] == 5 and counts[-1] == 8
+    assert result["x"][-1] == pytest.approx(0.05 * 5 + 0.1 * 6 + 0.1 * 7 + 0.05 * 8, abs=1e-9)
+
+
+def test_parameter_computed_at_initialization(run):
+    result = run("model P\n  parameter Real k(fixed = false, start = 1);\n"
+                 "  Real x(start = 4, fixed = true);\ninitial equation\n  k*k = x;\n"
+                 "equation\n  der(x) = -k*x;\nend P;\n", stop=1.0)
+    assert np.allclose(result["k"], 2.0)
+    assert np.max(np.abs(result["x"] - 4 * np.exp(-2 * result.time))) < 1e-7

@@ -42,8 +42,9 @@ def is_discrete_equation(equation: DaeEquation, table: dict) -> bool:
 def matchable(equation: DaeEquation, table: dict, unknowns: dict) -> list[int]:
     """Indices (in ``unknowns``: name -> index) of the unknowns ``equation`` may define."""
     if is_discrete_equation(equation, table):
-        if equation.when_var:
-            return [unknowns[equation.when_var]] if equation.when_var in unknowns else []
+        if equation.when_var:  # (initialization may solve it for pre(v) instead)
+            names = [equation.when_var] + lone_discrete(equation, table)
+            return [unknowns[name] for name in dict.fromkeys(names) if name in unknowns]
         found = [unknowns[name] for name in lone_discrete(equation, table) if name in unknowns]
         if not found:
             _unsolvable(equation, table, unknowns)

@@ -138,10 +138,7 @@ def const(value, type_: str | None = None) -> Const:
 
 
 def var(name: str, type_: str = REAL) -> Var:
-    node = _new(Var, ("v", name), type_, name=name)
-    if node.type != type_:
-        raise ValueError(f"variable {name} used as {type_} and as {node.type}")
-    return node
+    return _new(Var, ("v", name, type_), type_, name=name)
 
 
 def _op(name: str, args: tuple, type_: str) -> Op:
