@@ -48,16 +48,21 @@ class Converter:
         self.types = types
         self.functions = {item.name: item for item in functions}
         self.hooks = hooks or Hooks()
+        self.leaves: dict = {}   # flat Var and Const leaves already converted
 
     def __call__(self, node, events: bool = True):
         return self.convert(node, events)
 
     def convert(self, node, events: bool = True):
         kind = type(node)
-        if kind is flat.Var:
-            return self._var(node.name)
-        if kind is flat.Const:
-            return const(node.value)
+        if kind is flat.Var or kind is flat.Const:
+            key = (kind, node.value if kind is flat.Const else node.name,
+                   type(node.value) if kind is flat.Const else None)
+            found = self.leaves.get(key)
+            if found is None:
+                found = self._var(node.name) if kind is flat.Var else const(node.value)
+                self.leaves[key] = found
+            return found
         if kind is flat.Binary:
             return self._binary(node, events)
         if kind is flat.Call:
