@@ -249,21 +249,34 @@ class WhenClause:
 class System:
     """A sorted, solvable model.
 
-    Simulation: given time, states, inputs, parameters, latches and pre values, the
-    ``blocks`` in order compute every other variable; the first ``n_derivative_blocks`` are
-    all the derivatives need, the first ``n_indicator_blocks`` all the relations need.
-    ``derivatives[k]`` is the derivative of ``states[k]``. ``jacobian_rows[j]`` lists, in
-    ascending order, the k whose ``derivatives[k]`` depends on ``states[j]``.
+    Variables: ``variables`` lists every variable once, in the order states, derivatives,
+    algebraic, discrete (the hidden ones last), inputs, then parameters and constants each
+    after those its binding reads. Hidden discrete Booleans: ``$rel[k]`` latches relation k,
+    ``$sample[k]`` is a sample flag (both set by the runtime, never by blocks), ``$when[k]``
+    holds a when-condition (assigned by a block like any discrete variable).
 
-    Events: relation k is read through ``relations[k].var``; an event iteration evaluates the
-    blocks, updates every latch from its distance, evaluates the blocks again, then runs the
-    reinits and actions of the active when-clauses; it repeats (with pre values refreshed)
-    while a discrete variable differs from its pre value. ``pre(v)`` reads the value of ``v``
-    before the current iteration.
+    Simulation: given time, states, inputs, parameters, latches, sample flags and pre values,
+    the ``blocks`` in order compute every other variable; the first ``n_derivative_blocks``
+    are all the derivatives need, the first ``n_indicator_blocks`` all the relations need.
+    ``derivatives[k]`` is the derivative of ``states[k]`` (a state itself where a derivative is
+    a state). ``jacobian_rows[j]`` lists, ascending, the k whose ``derivatives[k]`` depends on
+    ``states[j]``; its values follow by the chain rule from the ``partials`` of the first
+    ``n_derivative_blocks`` blocks (loops: solve their linearization).
+
+    Events: relation k is read through ``relations[k].var``. An event iteration copies values
+    to pre values, evaluates the blocks (sample flags true at a sample instant), updates every
+    latch from its distance (hysteresis, see ``Relation``), evaluates the blocks again, then
+    runs the reinits and actions of the active when-clauses (evaluating the blocks again after
+    a reinit); it repeats while a discrete variable (latches and hidden ones included)
+    differs from its pre value. ``pre(v)`` reads the value of ``v`` before the iteration.
+    Between events the latches, flags and pre values stay as the last iteration left them,
+    except that the sample flags are false again.
 
     Initialization: ``initial_blocks`` compute every variable (states included) at the start
     time with ``initial()`` true, samples false and relations evaluated as written; a variable
-    named ``pre(v)`` there is the pre value of the discrete variable ``v``.
+    named ``pre(v)`` there is the pre value of the discrete variable ``v``. Afterwards every
+    latch takes the value of its relation as written, and an event iteration follows, still
+    with ``initial()`` true.
     """
     name: str
     variables: tuple[Variable, ...]

@@ -459,3 +459,13 @@ def test_parameter_with_fixed_false_is_computed_by_initialization(causalized):
                         "equation\n  der(x) = -k*x;\nend P;\n")
     newton = [block for block in system.initial_blocks if type(block) is NewtonBlock]
     assert [block.vars for block in newton] == [("k",)]
+
+
+def test_der_of_an_input_and_of_a_function_call(failure):
+    assert failure("model D\n  input Real u;\n  Real x;\nequation\n  x = der(u);\nend D;\n") \
+        == "Test.mo:5:3: der(u) of an input is not supported"
+    message = failure("model F\n  function f\n    input Real a;\n    output Real b;\n"
+                      "  algorithm\n    b := a;\n  end f;\n  Real x(start = 0, fixed = true);\n"
+                      "equation\n  der(x) = der(f(time));\nend F;\n")
+    assert message == ("Test.mo:10:3: der() of an expression calling the function F.f, which "
+                       "has no derivative")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.tearing import tear
-from compiler.symbolic import REAL, NotDifferentiable, Var, affine_form, diff, is_const, neg, solve_for
+from compiler.symbolic import (
+    REAL, NotDifferentiable, Var, affine_form, diff, is_const, neg, solve_for)
 from compiler.system import Assignment, LinearBlock, NewtonBlock, Residual
 
 

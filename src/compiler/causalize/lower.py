@@ -14,8 +14,8 @@ from compiler.causalize.errors import CausalizeError
 from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.when import lower_when
 from compiler.symbolic import (
-    BOOLEAN, FALSE, REAL, TRUE, ZERO, and_, if_, not_, or_, relation, sub, time_derivative,
-    to_text, var)
+    BOOLEAN, FALSE, REAL, TRUE, ZERO, NotDifferentiable, and_, if_, not_, or_, relation, sub,
+    time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
 from compiler.system import Assertion, Relation, Sample
 
@@ -44,8 +44,9 @@ class _EventHooks(Hooks):
     def derivative(self, expr):
         try:
             return time_derivative(expr, self.lowering.derivative_of)
-        except Exception as error:  # NotDifferentiable
-            raise ConversionError(f"der() of a user function call {error}") from None
+        except NotDifferentiable as error:
+            raise ConversionError(f"der() of an expression calling the function "
+                                  f"{error.node.function}, which has no derivative") from None
 
 
 class _Lowering:
