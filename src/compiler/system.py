@@ -34,7 +34,8 @@ class Variable:
     ``discrete`` (changes only at events: Integer, Boolean, String, enumerations, discrete
     Real, and the hidden latches), ``input``, ``parameter`` or ``constant``. ``binding`` is the
     value of a parameter or constant (None: the start value, or computed by the
-    initialization when ``fixed`` is False). ``hidden`` marks storage the compiler made.
+    initialization when ``fixed`` is False). ``hidden`` marks storage the compiler made;
+    ``structural`` a parameter whose value the compiler used (it must not be tunable).
     """
     name: str
     type: str
@@ -55,6 +56,7 @@ class Variable:
     protected: bool = False
     hidden: bool = False
     derivative_of: str = ""
+    structural: bool = False
     span: Optional[Span] = _span()
 
 

@@ -469,3 +469,10 @@ def test_der_of_an_input_and_of_a_function_call(failure):
                       "equation\n  der(x) = der(f(time));\nend F;\n")
     assert message == ("Test.mo:10:3: der() of an expression calling the function F.f, which "
                        "has no derivative")
+
+
+def test_structural_parameters_are_marked():
+    system = system_of("Translational.mo", "Translational.Chain")
+    assert system.variable("N").structural
+    assert not system.variable("spring[1].c").structural
+    assert len(system.states) == 6

@@ -72,7 +72,8 @@ def _variable(item, kind: str, converter) -> Variable:
         item.binding, item.start, item.fixed, attribute(declaration.nominal),
         attribute(declaration.min), attribute(declaration.max), declaration.unit,
         declaration.display_unit, declaration.quantity, declaration.description,
-        item.state_select, declaration.protected, item.hidden, item.derivative_of, item.span)
+        item.state_select, declaration.protected, item.hidden, item.derivative_of,
+        declaration.structural, item.span)
 
 
 def _parameters_sorted(variables: list) -> list:
