@@ -18,6 +18,7 @@ from compiler.interp.result import Result
 from compiler.system import EVENT_HYSTERESIS, System
 
 MAX_EVENT_ITERATIONS = 100
+MAX_EVENTS = 20_000           # more means chattering (a Zeno model), not a result
 BISECTION_TOLERANCE = 1e-13   # relative width of the bracket around a crossing
 TICK_TOLERANCE = 1e-9         # relative tolerance of sample instants
 
@@ -210,6 +211,9 @@ class _Run:
             model.evaluate_all()
             self._record(t)
             self.events.append(t)
+            if len(self.events) > MAX_EVENTS:
+                raise SimulationError(f"more than {MAX_EVENTS} events by t = {t}: the model "
+                                      "chatters (Zeno behaviour?)")
         for _ in range(MAX_EVENT_ITERATIONS):
             p[:] = v
             for slot, start, interval in self.samples:
