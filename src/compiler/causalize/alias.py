@@ -85,6 +85,10 @@ class _AliasSets:
         """Whether ``equation`` is an alias equation that joined two sets or fixed a value."""
         if equation.when_var or equation.lhs.type != REAL and equation.rhs.type != REAL:
             return False
+        fast = self._simple(equation.lhs, equation.rhs) or self._simple(equation.rhs,
+                                                                          equation.lhs)
+        if fast is not None:
+            return fast
         names = equation.lhs.variables() | equation.rhs.variables()
         unknowns = [name for name in sorted(names) if name in self.candidates]
         if not unknowns or len(unknowns) > 2 or \
@@ -102,6 +106,19 @@ class _AliasSets:
                 return False
             return self._join(unknowns[0], unknowns[1], -signs[0] * signs[1])
         return self._fix(unknowns[0], rest if signs[0] < 0 else neg(rest))
+
+    def _simple(self, side, other):
+        """The common shapes ``a = b`` and ``a = -b`` decided without an affine form (None
+        when the equation has another shape)."""
+        candidates = self.candidates
+        if type(side) is not Var or side.name not in candidates:
+            return None
+        sign = 1
+        if type(other) is Op and other.op == "neg":
+            other, sign = other.args[0], -1
+        if type(other) is not Var or other.name not in candidates or other is side:
+            return None
+        return self._join(side.name, other.name, sign)
 
     def _is_parameter(self, name: str) -> bool:
         item = self.table.get(name)
