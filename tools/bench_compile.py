@@ -3,8 +3,8 @@
 Usage: python3 tools/bench_compile.py [--sizes 250 500 1000 2000] [--repeat R]
 Targets (issue 4): N = 1000 flattened and causalized in under 5 s together, and
 time(2N)/time(N) <= 2.3 at every doubling. Times are CPU seconds of this process (other
-load on the machine disturbs them less than wall-clock time), each the best of R runs after
-one warm-up run.
+load on the machine disturbs them less than wall-clock time), each the best of R rounds
+over all sizes after one warm-up run.
 """
 from __future__ import annotations
 
@@ -78,24 +78,30 @@ end ChainLib;
 """
 
 
-def measure(size: int, repeat: int, folder: Path) -> tuple[float, float, int]:
-    """Best flatten and causalize times for a chain of ``size`` masses, and its state count."""
+def measure(size: int, folder: Path) -> tuple[float, float, int]:
+    """Flatten and causalize times for a chain of ``size`` masses, and its state count."""
     path = folder / f"Chain{size}.mo"
-    path.write_text(f"model Chain{size}\n  extends ChainLib.Chain(N = {size});\nend Chain{size};\n")
-    best_flatten = best_causalize = float("inf")
-    states = 0
+    path.write_text(f"model Chain{size}\n  extends ChainLib.Chain(N = {size});\n"
+                    f"end Chain{size};\n")
+    gc.collect()
+    started = time.process_time()
+    flat = flatten_model(path, libs=[folder / "ChainLib.mo"], environ={})
+    flattened = time.process_time()
+    system = causalize(flat)
+    done = time.process_time()
+    return flattened - started, done - flattened, len(system.states)
+
+
+def best_times(sizes, repeat: int, folder: Path) -> list[tuple[int, float, float, int]]:
+    """The best of ``repeat`` rounds per size; each round measures every size once, so that
+    a burst of load on the machine hits all sizes alike rather than one."""
+    best = {size: (float("inf"), float("inf"), 0) for size in sizes}
     for _ in range(repeat):
-        gc.collect()
-        started = time.process_time()
-        flat = flatten_model(path, libs=[folder / "ChainLib.mo"], environ={})
-        flattened = time.process_time()
-        system = causalize(flat)
-        done = time.process_time()
-        best_flatten = min(best_flatten, flattened - started)
-        best_causalize = min(best_causalize, done - flattened)
-        states = len(system.states)
-        del flat, system
-    return best_flatten, best_causalize, states
+        for size in sizes:
+            flatten_time, causalize_time, states = measure(size, folder)
+            old = best[size]
+            best[size] = (min(old[0], flatten_time), min(old[1], causalize_time), states)
+    return [(size, *best[size]) for size in sizes]
 
 
 def main(argv=None) -> int:
@@ -106,8 +112,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
         (folder / "ChainLib.mo").write_text(LIBRARY)
-        measure(50, 1, folder)  # warm-up: imports, caches
-        rows = [(size, *measure(size, args.repeat, folder)) for size in args.sizes]
+        measure(50, folder)  # warm-up: imports, caches
+        rows = best_times(args.sizes, args.repeat, folder)
     print(f"{'N':>6} {'states':>7} {'flatten s':>10} {'causalize s':>12} {'total s':>8} "
           f"{'ratio':>6}")
     failures = []
