@@ -476,3 +476,23 @@ def test_structural_parameters_are_marked():
     assert system.variable("N").structural
     assert not system.variable("spring[1].c").structural
     assert len(system.states) == 6
+
+
+def test_bindings_cannot_read_parameters_the_initialization_computes(failure):
+    message = failure("model P\n  parameter Real k(fixed = false);\n  parameter Real j = 2*k;\n"
+                      "  Real x(start = 4, fixed = true);\ninitial equation\n  k*k = x;\n"
+                      "equation\n  der(x) = -j*x;\nend P;\n")
+    assert message == ("Test.mo:3:3: the binding of 'j' reads k, which the initialization "
+                       "computes (fixed = false): not supported")
+
+
+def test_event_generating_functions_are_latched():
+    system = system_of("Steps.mo")
+    assert [item.text for item in system.relations[:2]] == \
+        ["3 * time < $floor[1]", "3 * time >= $floor[1] + 1.0"]
+    assert assignments(system)["$floor[1]"] == \
+        "if $rel[1] or $rel[2] then integer(3 * time) else pre($floor[1])"
+    assert system.variable("$floor[1]").type == "Integer"
+    initial = {block.var: to_text(block.value) for block in system.initial_blocks
+               if type(block) is Assignment}
+    assert initial["$floor[1]"] == "integer(3 * time)"

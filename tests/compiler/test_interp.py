@@ -325,3 +325,17 @@ def test_parameter_computed_at_initialization(run):
                  "equation\n  der(x) = -k*x;\nend P;\n", stop=1.0)
     assert np.allclose(result["k"], 2.0)
     assert np.max(np.abs(result["x"] - 4 * np.exp(-2 * result.time))) < 1e-7
+
+
+def test_event_generating_functions():
+    result = simulate("Steps.mo", stop=1.0, interval=0.05)
+    times, n = right_limits(result, "n")
+    inside = times < 0.99
+    # a function switches just after its boundary (hysteresis): at a grid point on the
+    # boundary the value is still the old one, at the event rows after it the new one
+    t = np.maximum(times[inside] - 1e-12, 0.0)
+    assert np.array_equal(n[inside], np.floor(3 * t))
+    assert np.array_equal(right_limits(result, "f")[1][inside], np.floor(2 * t) + np.ceil(t))
+    assert np.allclose(right_limits(result, "m")[1][inside], np.mod(t, 0.25), atol=1e-9)
+    for k in (1, 2):  # integer(3*time) switches at k/3
+        assert min(abs(event - k / 3) for event in result.events) < 1e-8

@@ -12,10 +12,11 @@ from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.statements import lower_algorithm
+from compiler.causalize.steps import event_function
 from compiler.causalize.when import lower_when
 from compiler.symbolic import (
-    BOOLEAN, FALSE, REAL, TRUE, ZERO, NotDifferentiable, and_, if_, not_, or_, relation, sub,
-    time_derivative, to_text, var)
+    BOOLEAN, FALSE, REAL, TRUE, ZERO, NotDifferentiable, and_, function, if_, not_, or_,
+    relation, sub, time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
 from compiler.system import Assertion, Relation, Sample
 
@@ -41,6 +42,11 @@ class _EventHooks(Hooks):
     def sample(self, start, interval):
         return self.lowering.sample(start, interval)
 
+    def event_function(self, name, args, events):
+        if events and self.lowering.is_continuous(*args):
+            return event_function(self.lowering, name, args)
+        return function(name, *args)
+
     def derivative(self, expr):
         try:
             return time_derivative(expr, self.lowering.derivative_of)
@@ -64,6 +70,7 @@ class _Lowering:
         self.asserts: list[Assertion] = []
         self.clauses: list = []
         self.when_conditions: dict = {}   # condition expression -> hidden variable name
+        self.floors: dict = {}            # (argument, type) -> hidden $floor variable
         self.span = None
 
     # --------------------------------------------------------------------------- hooks
@@ -115,14 +122,15 @@ class _Lowering:
             self.types[derivative] = REAL
         return var(derivative)
 
-    def hidden_variable(self, name: str) -> None:
-        self.variables[name] = DaeVariable(name, BOOLEAN, DISCRETE, hidden=True, span=self.span)
-        self.types[name] = BOOLEAN
+    def hidden_variable(self, name: str, type_: str = BOOLEAN) -> None:
+        self.variables[name] = DaeVariable(name, type_, DISCRETE, hidden=True, span=self.span)
+        self.types[name] = type_
 
     # ----------------------------------------------------------------------------- run
     def run(self) -> Dae:
         for item in self.model.variables:
             self.variables[item.name] = self._variable(item)
+        self._check_computed_parameters()
         for equation in self.model.equations:
             self._top(equation)
         initial: list = []
@@ -158,6 +166,17 @@ class _Lowering:
             return self.plain(expr, False)
         except ConversionError as error:
             raise CausalizeError(f"{item.name}: {error}", item.span) from None
+
+    def _check_computed_parameters(self) -> None:
+        """A binding may not read a parameter that only the initialization computes."""
+        computed = {name for name, item in self.variables.items()
+                    if item.kind in (PARAMETER, CONSTANT) and not item.fixed}
+        for name, item in self.variables.items():
+            reads = item.binding.variables() & computed if item.binding is not None else ()
+            if reads and item.fixed:
+                raise CausalizeError(f"the binding of '{name}' reads {', '.join(sorted(reads))}, "
+                                     "which the initialization computes (fixed = false): not "
+                                     "supported", item.span)
 
     def expr(self, node, events: bool = True):
         """``node`` converted, errors located at the current equation."""

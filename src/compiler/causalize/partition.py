@@ -25,7 +25,7 @@ def lone_discrete(equation: DaeEquation, table: dict) -> list[str]:
 
 def is_latch(item) -> bool:
     """Hidden variables the runtime sets (relation latches, sample flags), not equations."""
-    return item.hidden and not item.name.startswith("$when")
+    return item.hidden and item.name.startswith(("$rel[", "$sample["))
 
 
 def is_discrete_equation(equation: DaeEquation, table: dict) -> bool:

@@ -15,6 +15,7 @@ from compiler.symbolic.transform import pre_of
 
 _ARITHMETIC = {"+": add, "-": sub, "*": mul, "/": div, "^": power, "and": and_, "or": or_}
 _RELATIONS = ("<", "<=", ">", ">=", "==", "<>")
+EVENT_FUNCTIONS = ("floor", "ceil", "integer", "div", "mod", "rem")
 _UNSUPPORTED = {
     "delay": "delay() is not supported",
     "cardinality": "cardinality() is not supported",
@@ -38,6 +39,11 @@ class Hooks:
     def derivative(self, expr):
         """``der(expr)`` of a converted expression."""
         raise ConversionError("der() is not allowed here")
+
+    def event_function(self, name: str, args: tuple, events: bool):
+        """``floor``, ``ceil``, ``integer``, ``div``, ``mod`` or ``rem``: functions that
+        change only at events in a continuous context."""
+        return function(name, *args)
 
 
 class Converter:
@@ -104,6 +110,9 @@ class Converter:
             return special(self, args, events)
         if name in _UNSUPPORTED:
             raise ConversionError(_UNSUPPORTED[name])
+        if name in EVENT_FUNCTIONS:
+            return self.hooks.event_function(name, tuple(self.convert(arg, events)
+                                                         for arg in args), events)
         if name in FUNCTIONS:
             return function(name, *(self.convert(arg, events) for arg in args))
         if name in self.functions:
