@@ -253,9 +253,11 @@ class System:
 
     Variables: ``variables`` lists every variable once, in the order states, derivatives,
     algebraic, discrete (the hidden ones last), inputs, then parameters and constants each
-    after those its binding reads. Hidden discrete Booleans: ``$rel[k]`` latches relation k,
-    ``$sample[k]`` is a sample flag (both set by the runtime, never by blocks), ``$when[k]``
-    holds a when-condition (assigned by a block like any discrete variable).
+    after those its binding reads. Hidden discrete variables: ``$rel[k]`` latches relation
+    k, ``$sample[k]`` is a sample flag (both set by the runtime, never by blocks);
+    ``$when[k]`` holds a when-condition and ``$floor[k]`` the value of floor (or integer) of
+    an argument between events, for the event-generating floor, ceil, integer, div, mod and
+    rem (both assigned by blocks like any discrete variable).
 
     Simulation: given time, states, inputs, parameters, latches, sample flags and pre values,
     the ``blocks`` in order compute every other variable; the first ``n_derivative_blocks``
