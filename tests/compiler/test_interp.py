@@ -340,3 +340,27 @@ def test_event_generating_functions():
     assert len(t) > 10
     for k in (1, 2):  # integer(3*time) switches at k/3
         assert min(abs(event - k / 3) for event in result.events) < 1e-8
+
+
+def test_newton_with_a_user_function_uses_differences(run, flatten):
+    text = """
+model Implicit
+  function cubic
+    input Real u;
+    output Real y;
+  algorithm
+    y := u^3 + u;
+  end cubic;
+  Real x(start = 0, fixed = true);
+  Real y(start = 1);
+equation
+  cubic(y) = 2 + time;
+  der(x) = y;
+end Implicit;
+"""
+    system = causalize(flatten(text))
+    (block,) = [b for b in system.blocks if type(b).__name__ == "NewtonBlock"]
+    assert block.vars == ("y",) and not block.has_jacobian
+    result = simulate_reference(system, stop=1.0)
+    y = result["y"]
+    assert np.allclose(y ** 3 + y, 2 + result.time, atol=1e-9)
