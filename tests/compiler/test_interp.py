@@ -364,3 +364,11 @@ end Implicit;
     result = simulate_reference(system, stop=1.0)
     y = result["y"]
     assert np.allclose(y ** 3 + y, 2 + result.time, atol=1e-9)
+
+
+def test_domain_errors_name_the_equation(run, flatten):
+    with pytest.raises(SimulationError) as error:
+        run("model S\n  Real x(start = 1, fixed = true);\n  Real y;\nequation\n"
+            "  der(x) = -1;\n  y = sqrt(x);\nend S;\n", stop=2.0)
+    message = str(error.value).replace(f"{flatten.directory}/", "")
+    assert message.startswith("math domain error in the equation for y (Test.mo:6:3) at t = 1.")

@@ -25,14 +25,18 @@ class BlockCode:
         self.clauses = clauses
         self.initial = False   # when-statements use initial_active (initialization blocks)
         self.helpers: list[tuple[str, str, list[str]]] = []   # (name, params, body)
+        self.places: list[str] = []   # what each block computes and where it comes from
 
     def emitter(self) -> Emitter:
         return Emitter(self.slot_of, self.functions)
 
     def run(self, name: str, blocks) -> None:
-        """A function ``name()`` evaluating ``blocks`` in order."""
+        """A function ``name()`` evaluating ``blocks`` in order; ``_where[0]`` tells which
+        block runs (an index into ``places``), for messages."""
         body = []
         for block in blocks:
+            body.append(f"_where[0] = {len(self.places)}")
+            self.places.append(_place(block))
             body.extend(self.block(block))
         self.helpers.append((name, "", body))
 
@@ -235,6 +239,17 @@ def _combination(emitter: Emitter, terms, n: int) -> str:
     for expr, _ in terms:
         emitter.count(expr)
     return " + ".join(f"({emitter.text(expr)}) * {vector}" for expr, vector in terms)
+
+
+def _place(block) -> str:
+    """``the block computing x (file:line:col)`` for messages."""
+    if type(block) is Assignment:
+        where = f" ({block.span})" if block.span else ""
+        return f"the equation for {block.var}{where}"
+    if type(block) is AlgorithmBlock:
+        where = f" ({block.span})" if block.span else ""
+        return f"the algorithm computing {', '.join(block.outputs)}{where}"
+    return _describe(block)
 
 
 def _describe(block) -> str:

@@ -93,19 +93,36 @@ class ExecutableModel:
             code.tangent("derivative_jacobian", system.blocks[:n_d], system.states,
                          system.derivatives)
         self._expressions(code)
-        namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np,
+        self.where = [0]
+        namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np, "_where": self.where,
                      "_newton": newton, "_solve_linear": solve_linear,
                      "_assertion_failed": _assertion_failed, "_terminate": self._terminate}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:
             namespace[name] = compile_function(name, params, body, namespace)
-        for name in ("run_derivatives", "run_indicators", "run_others", "run_initial",
-                     "distances", "raw_relations", "clause_activity", "initial_activity",
-                     "assert_values"):
-            setattr(self, name, namespace[name])
+        self.places = code.places
+        for name in ("run_derivatives", "run_indicators", "run_others", "run_initial"):
+            setattr(self, name, self._guarded(namespace[name]))
+        for name, what in (("distances", "the event indicators"),
+                           ("raw_relations", "the relations"),
+                           ("clause_activity", "the when-conditions"),
+                           ("initial_activity", "the when-conditions"),
+                           ("assert_values", "the asserts")):
+            setattr(self, name, self._guarded(namespace[name], what))
         self.reinit_values = [namespace[f"_reinits_{k}"]
                               for k in range(len(system.when_clauses))]
         self.derivative_jacobian = namespace.get("derivative_jacobian")
+
+    def _guarded(self, function, what: str = ""):
+        """``function`` with arithmetic and domain errors reported where they happened (the
+        block that failed, or ``what``)."""
+        def run():
+            try:
+                return function()
+            except (ArithmeticError, ValueError) as error:
+                place = what or self.places[self.where[0]]
+                raise SimulationError(f"{error} in {place} at t = {self.v[0]}") from None
+        return run
 
     def _terminate(self) -> None:
         self.terminated = True
