@@ -12,6 +12,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Parse and flatten a Modelica model; print its variables, states and "
                     "equations. Exit 1 with 'file:line:col: error: message' on an error.")
     _model_arguments(check)
+    check.add_argument("--blocks", action="store_true",
+                       help="also causalize the model and print its blocks in BLT order")
     check.set_defaults(handler=_check)
     flatten = subparsers.add_parser(
         "flatten", help="print a Modelica model as flat Modelica",
@@ -29,6 +31,10 @@ def _model_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
+    if args.blocks:
+        from compiler import causalize_api
+        print(causalize_api.check_blocks(args.file, model=args.model, libs=args.lib))
+        return 0
     print(api.check(args.file, model=args.model, libs=args.lib))
     return 0
 

@@ -1,0 +1,119 @@
+"""The ``System`` value from the final ``Dae`` and its blocks.
+
+Input: the index-reduced ``Dae``, the simulation and initialization blocks. Output: a
+``compiler.system.System``: variables by role in a fixed order (states, derivatives,
+algebraic, discrete, inputs, parameters in dependency order), aliases, the pattern of
+d der(x)/dx, and everything else carried over.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, der_name
+from compiler.causalize.sort import outputs
+from compiler.symbolic.convert import ConversionError, Converter
+from compiler.system import Alias, Assignment, LinearBlock, NewtonBlock, System, Variable
+
+_ORDER = {"state": 0, "derivative": 1, "algebraic": 2, "discrete": 3, "input": 4,
+          "parameter": 5, "constant": 5}
+
+
+def assemble(dae: Dae, simulation: tuple, initial: list) -> System:
+    blocks, n_derivative, n_indicator = simulation
+    states = dae.states
+    state_set = set(states)
+    model = dae.flat
+    converter = Converter({item.name: item.type for item in model.variables})
+    variables = [_variable(item, _kind(item, state_set), converter) for item in dae.variables]
+    position = {name: k for k, name in enumerate(states)}
+    variables.sort(key=lambda item: (_ORDER[item.kind], item.hidden,
+                                     position.get(item.name, position.get(item.derivative_of,
+                                                                          0))))
+    variables = _parameters_sorted(variables)
+    aliases = tuple(Alias(_variable(item.variable, _alias_kind(item.variable), converter),
+                          item.of, item.negated, item.value) for item in dae.aliases)
+    derivatives = tuple(der_name(name) for name in states)
+    return System(
+        dae.name, tuple(variables), tuple(states), derivatives, aliases, tuple(blocks),
+        n_derivative, n_indicator, tuple(initial), dae.relations, dae.samples, dae.clauses,
+        dae.asserts, jacobian_pattern(blocks[:n_derivative], states), model.functions,
+        model.enumerations, model.experiment, model.description, model.span)
+
+
+def _kind(item, states: set) -> str:
+    if item.kind == CONTINUOUS:
+        if item.name in states:
+            return "state"
+        return "derivative" if item.derivative_of in states else "algebraic"
+    return {DISCRETE: "discrete", INPUT: "input", PARAMETER: "parameter",
+            CONSTANT: "constant"}[item.kind]
+
+
+def _alias_kind(item) -> str:
+    return "algebraic" if item.kind == CONTINUOUS else _kind(item, set())
+
+
+def _variable(item, kind: str, converter) -> Variable:
+    declaration = item.declaration
+    if declaration is None:
+        return Variable(item.name, item.type, kind, variability="discrete" if item.hidden
+                        else "continuous", start=item.start, fixed=item.fixed,
+                        hidden=item.hidden, derivative_of=item.derivative_of, span=item.span)
+
+    def attribute(expr):
+        if expr is None:
+            return None
+        try:
+            return converter(expr, False)
+        except ConversionError:
+            return None
+    return Variable(
+        item.name, item.type, kind, declaration.causality, declaration.variability,
+        item.binding, item.start, item.fixed, attribute(declaration.nominal),
+        attribute(declaration.min), attribute(declaration.max), declaration.unit,
+        declaration.display_unit, declaration.quantity, declaration.description,
+        item.state_select, declaration.protected, item.hidden, item.derivative_of,
+        declaration.structural, item.span)
+
+
+def _parameters_sorted(variables: list) -> list:
+    """Parameters and constants after everything else, each after those its binding reads."""
+    rest = [item for item in variables if item.kind not in ("parameter", "constant")]
+    parameters = {item.name: item for item in variables if item.kind in ("parameter", "constant")}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(parameters)
+    for name, item in parameters.items():
+        for expr in (item.binding, item.start):
+            if expr is not None:
+                graph.add_edges_from((other, name) for other in expr.variables()
+                                     if other in parameters and other != name)
+    try:
+        order = list(nx.lexicographical_topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        order = list(parameters)
+    return rest + [parameters[name] for name in order]
+
+
+def jacobian_pattern(blocks, states) -> tuple[tuple[int, ...], ...]:
+    """For each state j, the ascending k whose derivative der(states[k]) depends on it."""
+    depends: dict[str, frozenset] = {name: frozenset((j,)) for j, name in enumerate(states)}
+    empty = frozenset()
+    for block in blocks:
+        if type(block) is Assignment:
+            reads = [name for name, _ in block.partials]
+            depends[block.var] = empty.union(*(depends.get(name, empty) for name in reads))
+            continue
+        if type(block) is LinearBlock:
+            reads = {name for item in block.equations for name, _ in item.partials}
+        elif type(block) is NewtonBlock:
+            reads = {name for item in block.residuals + block.inner for name, _ in item.partials}
+        else:
+            reads = set(block.inputs)
+        combined = empty.union(*(depends.get(name, empty) for name in reads))
+        for name in outputs(block):
+            depends[name] = combined
+    rows: list[list[int]] = [[] for _ in states]
+    for k, name in enumerate(states):
+        for j in depends.get(der_name(name), empty):
+            rows[j].append(k)
+    return tuple(tuple(sorted(row)) for row in rows)

@@ -1,0 +1,99 @@
+"""Blocks from strongly connected components: assignment, linear or torn Newton.
+
+Input: the equations of one component, the unknowns matched to them, and the names of the
+continuous Real variables (whose partial derivatives the blocks carry). Output: a block of
+``compiler.system``; loops through discrete variables are an error naming the equations.
+"""
+from __future__ import annotations
+
+from compiler.causalize.errors import CausalizeError
+from compiler.causalize.tearing import tear
+from compiler.symbolic import (
+    REAL, NotDifferentiable, Var, affine_form, diff, is_const, neg, solve_for)
+from compiler.system import Assignment, LinearBlock, NewtonBlock, Residual
+
+
+class BlockBuilder:
+    """Makes blocks; ``differentiable`` are the names partials are taken for."""
+
+    def __init__(self, differentiable, types: dict, assignment_partials: bool = True):
+        self.differentiable = differentiable
+        self.types = types
+        self.memo: dict = {}
+        self.assignment_partials = assignment_partials  # also for assignments outside loops
+
+    def block(self, equations: list, unknowns: list[str]):
+        if len(equations) == 1:
+            return self.single(equations[0], unknowns[0])
+        if any(self.types.get(name, REAL) != REAL for name in unknowns) or \
+                any(equation.when_var for equation in equations):
+            places = "; ".join(equation.where() for equation in equations)
+            raise CausalizeError("algebraic loop through discrete variables "
+                                 f"({', '.join(unknowns)}) is not supported: {places}",
+                                 equations[0].span)
+        residuals = [equation.residual for equation in equations]
+        forms = [affine_form(residual, set(unknowns)) for residual in residuals]
+        if all(form is not None for form in forms):
+            return self.linear(equations, residuals, forms, unknowns)
+        return self.newton(equations, residuals, unknowns)
+
+    def single(self, equation, name: str):
+        lhs, rhs = equation.lhs, equation.rhs
+        for side, other in ((lhs, rhs), (rhs, lhs)):
+            if type(side) is Var and side.name == name and name not in other.variables():
+                return self.assignment(name, other, equation, self.assignment_partials)
+        if self.types.get(name, REAL) != REAL:
+            raise CausalizeError(f"cannot solve this equation for the {self.types[name]} "
+                                 f"variable '{name}' (write it as '{name} = ...')",
+                                 equation.span)
+        value = solve_for(equation.residual, name)
+        if value is not None:
+            return self.assignment(name, value, equation, self.assignment_partials)
+        residual = self.residual(equation.residual, equation)
+        return NewtonBlock((name,), (), (residual,), residual.has_partials)
+
+    def assignment(self, name: str, value, equation, partials: bool = True) -> Assignment:
+        """``name := value``; without ``partials`` they are left out (``has_partials`` is
+        then False for Real variables)."""
+        if self.types.get(name, REAL) != REAL:
+            return Assignment(name, value, (), True, equation.span)
+        found = self.partials(value) if partials else None
+        return Assignment(name, value, found or (), found is not None, equation.span)
+
+    def with_partials(self, block):
+        """``block`` with the partials of an assignment filled in."""
+        if type(block) is not Assignment or block.has_partials:
+            return block
+        found = self.partials(block.value)
+        return Assignment(block.var, block.value, found or (), found is not None, block.span)
+
+    def residual(self, expr, equation) -> Residual:
+        partials = self.partials(expr)
+        return Residual(expr, partials or (), partials is not None, equation.span)
+
+    def partials(self, expr):
+        """``((name, d expr / d name), ...)`` for the differentiable variables read; None
+        when a user function has no derivative."""
+        result = []
+        try:
+            for name in sorted(expr.variables()):
+                if name in self.differentiable:
+                    derivative = diff(expr, name, self.memo.setdefault(name, {}))
+                    if not is_const(derivative, 0):
+                        result.append((name, derivative))
+        except NotDifferentiable:
+            return None
+        return tuple(result)
+
+    def linear(self, equations, residuals, forms, unknowns) -> LinearBlock:
+        rows = tuple(self.residual(residual, equation)
+                     for residual, equation in zip(residuals, equations))
+        return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
+
+    def newton(self, equations, residuals, unknowns) -> NewtonBlock:
+        tears, inner, left = tear(residuals, unknowns)
+        assignments = tuple(self.assignment(name, value, equations[k])
+                            for k, name, value in inner)
+        rest = tuple(self.residual(residuals[k], equations[k]) for k in left)
+        complete = all(item.has_partials for item in assignments + rest)
+        return NewtonBlock(tuple(tears), assignments, rest, complete)

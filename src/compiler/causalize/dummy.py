@@ -1,0 +1,142 @@
+"""Dummy derivatives (Mattsson-Soederlind): which variables stay states after Pantelides.
+
+Input: the Pantelides problem (equations with their derivative chains, variables with theirs).
+Output: the ``Dae`` with the states chosen. Level by level, from the most differentiated
+constraints down, a column is chosen for each constraint row by Gaussian elimination on the
+Jacobian evaluated at the start values: stateSelect first (never, avoid, default, prefer,
+always), then variables without a fixed start, then well-conditioned pivots. The chosen
+columns' derivatives at that level become dummy (algebraic) variables.
+"""
+from __future__ import annotations
+
+import math
+
+from compiler.causalize.dae import Dae, with_changes
+from compiler.causalize.errors import CausalizeError
+from compiler.causalize.start import start_environment
+from compiler.symbolic import diff
+from compiler.symbolic.evaluate import EvaluationError, evaluate
+
+_SELECT_RANK = {"never": 0, "avoid": 1, "": 2, "default": 2, "prefer": 3, "always": 4}
+PIVOT_THRESHOLD = 0.1   # a pivot within this factor of the row's largest entry is acceptable
+SINGULAR = 1e-12
+
+
+def select_states(problem) -> Dae:
+    """The ``Dae`` of ``problem`` with dummy derivatives chosen and states set."""
+    dae = problem.dae
+    tops, levels = _equation_chains(problem)
+    families = _variable_chains(problem)
+    env = start_environment(with_changes(dae, variables=dae.variables +
+                                         tuple(problem.new_variables)))
+    chosen: list[int] = []          # base variable indices, in order of choice
+    pivots: list[tuple[dict, int]] = []
+    dummies: set[str] = set()
+    memo: dict = {}
+    for level in range(max(levels.values()), 0, -1):
+        for k in [k for k, c in levels.items() if c == level]:
+            row = _row(problem, tops[k], families, env, memo)
+            _eliminate(row, pivots)
+            column = _pivot(problem, row, families, chosen, level, k)
+            pivots.append((row, column))
+            chosen.append(column)
+        for j in chosen:
+            chain = families[j]
+            dummies.add(problem.names[chain[len(chain) - level]])
+    states = [problem.names[j] for j, d in enumerate(problem.derivative)
+              if d >= 0 and problem.names[d] not in dummies]
+    check_state_select(problem, states)
+    equations = tuple(problem.discrete_equations) + tuple(problem.equations)
+    return with_changes(dae, variables=dae.variables + tuple(problem.new_variables),
+                        equations=equations, states=tuple(states))
+
+
+def _equation_chains(problem):
+    """For each equation that Pantelides differentiated: its last derivative and the count."""
+    derived = {d for d in problem.derivative_eq if d >= 0}
+    tops, levels = {}, {}
+    for k in range(len(problem.equations)):
+        if k in derived or problem.derivative_eq[k] < 0:
+            continue
+        top, count = k, 0
+        while problem.derivative_eq[top] >= 0:
+            top, count = problem.derivative_eq[top], count + 1
+        tops[k], levels[k] = top, count
+    return tops, levels
+
+
+def _variable_chains(problem) -> dict[int, list[int]]:
+    """For each base variable with derivatives: [x, der(x), der(der(x)), ...] as indices."""
+    families = {}
+    for j, name in enumerate(problem.names):
+        if problem.table[name].derivative_of or problem.derivative[j] < 0:
+            continue
+        chain = [j]
+        while problem.derivative[chain[-1]] >= 0:
+            chain.append(problem.derivative[chain[-1]])
+        families[j] = chain
+    return families
+
+
+def _row(problem, k: int, families, env, memo) -> dict[int, float]:
+    """d equation k / d (highest derivative of each family), at the start values."""
+    equation = problem.equations[k]
+    residual = equation.residual
+    names = residual.variables()
+    row = {}
+    for j, chain in families.items():
+        top = problem.names[chain[-1]]
+        if top not in names:
+            continue
+        try:
+            value = float(evaluate(diff(residual, top, memo.setdefault(top, {})), env))
+        except (EvaluationError, TypeError, ValueError):
+            value = math.nan
+        row[j] = 1.0 if math.isnan(value) else value
+    return row
+
+
+def _eliminate(row: dict, pivots: list) -> None:
+    for pivot_row, column in pivots:
+        factor = row.get(column)
+        if not factor:
+            continue
+        factor /= pivot_row[column]
+        for j, value in pivot_row.items():
+            row[j] = row.get(j, 0.0) - factor * value
+        row.pop(column, None)
+
+
+def _pivot(problem, row: dict, families, chosen: list, level: int, k: int) -> int:
+    taken = set(chosen)
+    candidates = {j: abs(v) for j, v in row.items()
+                  if j not in taken and len(families[j]) - 1 >= level and abs(v) > SINGULAR}
+    if not candidates:
+        equation = problem.equations[k]
+        names = ", ".join(problem.names[j] for j in families
+                          if j not in taken and len(families[j]) - 1 >= level)
+        raise CausalizeError(
+            "index reduction: at the start values, this constraint leaves no variable to "
+            f"solve for among {names or 'the differentiated variables'} (its Jacobian is "
+            f"singular there; give better start values): {equation.source()}", equation.span)
+    largest = max(candidates.values())
+
+    def preference(j):
+        item = problem.table[problem.names[j]]
+        return (_SELECT_RANK.get(item.state_select, 2), item.fixed and item.start is not None,
+                -(len(families[j]) - level), -candidates[j], problem.names[j])
+    eligible = [j for j, size in candidates.items() if size >= PIVOT_THRESHOLD * largest]
+    return min(eligible, key=preference)
+
+
+def check_state_select(problem, states: list[str]) -> None:
+    state_set = set(states)
+    for j, name in enumerate(problem.names):
+        item = problem.table[name]
+        if item.state_select == "always" and name not in state_set:
+            raise CausalizeError(f"'{name}' has stateSelect = always but index reduction "
+                                 f"cannot keep it as a state (the states are "
+                                 f"{', '.join(states)})", item.span)
+        if item.state_select == "never" and name in state_set:
+            raise CausalizeError(f"'{name}' has stateSelect = never but must be a state "
+                                 "(no other variable can take its place)", item.span)

@@ -1,0 +1,129 @@
+"""The initialization system: every variable at the start time, as sorted blocks.
+
+Input: the index-reduced ``Dae``. Output: blocks computing states, derivatives, algebraic and
+discrete variables, the pre values of discrete variables (variables named ``pre(v)``) and
+parameters with ``fixed = false``, from: the model's equations (when-equations inactive
+unless their condition reads ``initial()``, relations as written, samples false),
+the initial equations, ``v = start`` for continuous variables with ``fixed = true``, and
+``pre(v) = start`` for discrete variables (unless initial equations decide them).
+Over- and under-determined initialization is an error naming the variables.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from compiler.causalize.blocks import BlockBuilder
+from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Dae, DaeEquation
+from compiler.causalize.partition import is_latch, matchable
+from compiler.causalize.sort import sorted_blocks
+from compiler.causalize.statements import map_algorithm
+from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
+from compiler.symbolic.transform import replace_nodes
+
+_DEFAULT = {"Real": 0.0, "Integer": 0, "Boolean": False, "String": ""}
+
+
+def initialization_blocks(dae: Dae) -> list:
+    """The sorted blocks of the initialization of ``dae`` (see the module docstring)."""
+    table = dae.table()
+    rewrite = _Rewriter(dae, table)
+    equations = [replace(item, lhs=rewrite(item.lhs),
+                         rhs=rewrite(item.initial_rhs if item.when_var else item.rhs))
+                 for item in dae.equations]
+    initial = [replace(item, lhs=rewrite(item.lhs), rhs=rewrite(item.rhs))
+               for item in dae.initial_equations]
+    mentioned = set()
+    for item in initial:
+        mentioned |= item.lhs.variables() | item.rhs.variables()
+    for block in dae.initial_algorithms:
+        mentioned.update(block.outputs)
+    algorithms = [map_algorithm(block, rewrite) for block in
+                  dae.algorithms + dae.initial_algorithms]
+    equations += initial
+    equations += _fixed_starts(dae)
+    equations += _pre_starts(table, rewrite.pre_names, mentioned)
+    unknowns, init_table = _unknowns(dae, table, rewrite.pre_names)
+    differentiable = {name for name, item in init_table.items()
+                      if item.kind == CONTINUOUS and item.type == "Real"}
+    builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()},
+                           assignment_partials=False)
+    spans = {name: item.span for name, item in init_table.items()}
+    return sorted_blocks(equations, unknowns,
+                         lambda equation, index: matchable(equation, init_table, index),
+                         builder, spans, "initialization", algorithms)
+
+
+class _Rewriter:
+    """The initialization form of an expression (see the module docstring)."""
+
+    def __init__(self, dae: Dae, table: dict):
+        self.table = table
+        self.memo: dict = {}
+        self.pre_names: dict[str, str] = {}   # v -> "pre(v)" for discrete v read through pre
+        self.relations = {item.var: item for item in dae.relations}
+        self.samples = {item.var for item in dae.samples}
+
+    def __call__(self, expr):
+        return replace_nodes(expr, self._rule, self.memo)
+
+    def _rule(self, node):
+        kind = type(node)
+        if kind is Var:
+            relation_ = self.relations.get(node.name)
+            if relation_ is not None:
+                return relation(relation_.op, self(relation_.lhs), self(relation_.rhs))
+            return FALSE if node.name in self.samples else None
+        if kind is Op:
+            if node.op == "initial":
+                return TRUE
+            if node.op == "pre":
+                return self._pre(node.args[0])
+        return None
+
+    def _pre(self, target: Var):
+        item = self.table.get(target.name)
+        if item is None or item.kind != DISCRETE:
+            return target
+        name = f"pre({target.name})"
+        self.pre_names[target.name] = name
+        return var(name, target.type)
+
+
+def _fixed_starts(dae: Dae) -> list[DaeEquation]:
+    result = []
+    for item in dae.variables:
+        if item.kind == CONTINUOUS and item.fixed and item.start is not None:
+            result.append(_start_equation(var(item.name, item.type), item.start, item))
+    return result
+
+
+def _pre_starts(table: dict, pre_names: dict, mentioned: set) -> list[DaeEquation]:
+    result = []
+    for name, pre_name in pre_names.items():
+        item = table[name]
+        if item.fixed or (name not in mentioned and pre_name not in mentioned):
+            start = item.start if item.start is not None else const(_DEFAULT.get(item.type, 1),
+                                                                    item.type)
+            result.append(_start_equation(var(pre_name, item.type), start, item))
+    return result
+
+
+def _start_equation(target, start, item) -> DaeEquation:
+    """``target = start``, located at the declaration."""
+    return DaeEquation(target, start, item.span, note="start value")
+
+
+def _unknowns(dae: Dae, table: dict, pre_names: dict):
+    unknowns = []
+    init_table = dict(table)
+    for item in dae.variables:
+        if item.kind == CONTINUOUS or (item.kind == DISCRETE and not is_latch(item)):
+            unknowns.append(item.name)
+        elif item.kind in (PARAMETER, CONSTANT) and not item.fixed:
+            unknowns.append(item.name)
+            init_table[item.name] = replace(item, kind=CONTINUOUS if item.type == "Real"
+                                            else DISCRETE)
+    for name, pre_name in pre_names.items():
+        unknowns.append(pre_name)
+        init_table[pre_name] = replace(table[name], name=pre_name)
+    return unknowns, init_table

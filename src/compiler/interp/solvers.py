@@ -1,0 +1,149 @@
+"""Numerical solution of the linear and nonlinear blocks (numpy/scipy).
+
+Input: a block's generated residual and Jacobian functions and the current values. Output:
+the block's unknowns written into the values, or a ``SimulationError`` naming the block.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse
+import scipy.sparse.linalg
+
+from compiler.interp.errors import SimulationError
+
+NEWTON_TOLERANCE = 1e-12    # relative step size at which Newton stops
+NEWTON_MAX_ITERATIONS = 100
+MIN_DAMPING = 1e-6          # smallest fraction of a Newton step the line search tries
+RESIDUAL_TOLERANCE = 1e-10  # an unconverged step still counts when residuals are this small
+SPARSE_SIZE = 60            # linear systems at least this large use sparse LU
+DIFFERENCE_STEP = 1e-7
+
+
+def solve_linear(matrix, rhs, describe):
+    """``x`` with ``matrix @ x = rhs``; ``matrix`` is dense or ``(rows, cols, values, n)``."""
+    try:
+        if isinstance(matrix, tuple):
+            rows, cols, values, n = matrix
+            sparse = scipy.sparse.csc_matrix((values, (rows, cols)), shape=(n, n))
+            result = scipy.sparse.linalg.spsolve(sparse, rhs)
+            if not np.all(np.isfinite(result)):
+                raise np.linalg.LinAlgError("singular matrix")
+            return result
+        return np.linalg.solve(matrix, rhs)
+    except (np.linalg.LinAlgError, RuntimeError) as error:
+        raise SimulationError(f"singular linear system ({error}) in {describe()}") from None
+
+
+def newton(v, slots, residual, jacobian, describe):
+    """Solve ``residual(v) = 0`` for ``v[slots]`` starting from their current values.
+
+    ``jacobian(v)`` gives d residual / d v[slots] at the point ``residual`` was last
+    evaluated at, or is None for forward differences. Steps are halved while they do not
+    reduce the residual norm.
+    """
+    if len(slots) == 1:
+        return _scalar_newton(v, slots[0], residual, jacobian, describe)
+    x = np.array([float(v[s]) for s in slots])
+    r = _residual(v, slots, x, residual, describe)
+    norm = float(np.max(np.abs(r))) if len(r) else 0.0
+    for _ in range(NEWTON_MAX_ITERATIONS):
+        if norm == 0.0:
+            return
+        matrix = jacobian(v) if jacobian is not None else _differences(v, slots, x, r,
+                                                                        residual, describe)
+        try:
+            step = np.linalg.solve(matrix, -r)
+        except np.linalg.LinAlgError:
+            raise SimulationError(f"singular Jacobian in Newton iteration of {describe()} "
+                                  f"at {_values(x)}") from None
+        factor = 1.0
+        while True:
+            trial = x + factor * step
+            r_trial = _residual(v, slots, trial, residual, describe, trial=True)
+            norm_trial = float(np.max(np.abs(r_trial)))
+            if norm_trial < norm or factor < MIN_DAMPING:
+                break
+            factor *= 0.5
+        if not math.isfinite(norm_trial):
+            break
+        x, r, norm = trial, r_trial, norm_trial
+        if np.all(np.abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + np.abs(x))):
+            return
+    if norm <= RESIDUAL_TOLERANCE * (1.0 + float(np.max(np.abs(x)))):
+        return
+    raise SimulationError(f"Newton iteration did not converge in {describe()} (residual "
+                          f"{norm:.3g} at {_values(x)})")
+
+
+def _scalar_newton(v, slot, residual, jacobian, describe) -> None:
+    """``newton`` for one unknown, in plain floats (most loops are scalar)."""
+    x = float(v[slot])
+    r = _scalar_residual(v, slot, x, residual, describe)
+    for _ in range(NEWTON_MAX_ITERATIONS):
+        if r == 0.0:
+            return
+        if jacobian is not None:
+            slope = float(jacobian(v)[0][0])
+        else:
+            h = DIFFERENCE_STEP * max(1.0, abs(x))
+            slope = (_scalar_residual(v, slot, x + h, residual, describe) - r) / h
+        if slope == 0.0 or not math.isfinite(slope):
+            raise SimulationError(f"singular Jacobian in Newton iteration of {describe()} "
+                                  f"at {x:.6g}")
+        step, factor = -r / slope, 1.0
+        while True:
+            trial = x + factor * step
+            r_trial = _scalar_residual(v, slot, trial, residual, describe, trial=True)
+            if abs(r_trial) < abs(r) or factor < MIN_DAMPING:
+                break
+            factor *= 0.5
+        if not math.isfinite(r_trial):
+            break
+        x, r = trial, r_trial
+        if abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + abs(x)):
+            return
+    if abs(r) <= RESIDUAL_TOLERANCE * (1.0 + abs(x)):
+        return
+    raise SimulationError(f"Newton iteration did not converge in {describe()} (residual "
+                          f"{r:.3g} at {x:.6g})")
+
+
+def _scalar_residual(v, slot, x, residual, describe, trial: bool = False) -> float:
+    """The residual at ``x``; at a trial point of the line search a domain error or an
+    overflow counts as an infinite residual."""
+    v[slot] = x
+    try:
+        return float(residual(v)[0])
+    except (ArithmeticError, ValueError) as error:
+        if trial:
+            return math.inf
+        raise SimulationError(f"{error} while evaluating {describe()}") from None
+
+
+def _residual(v, slots, x, residual, describe, trial: bool = False):
+    for slot, value in zip(slots, x):
+        v[slot] = float(value)
+    try:
+        return np.asarray(residual(v), dtype=float)
+    except (ArithmeticError, ValueError) as error:
+        if trial:
+            return np.full(len(slots), math.inf)
+        raise SimulationError(f"{error} while evaluating {describe()}") from None
+
+
+def _differences(v, slots, x, r, residual, describe):
+    n = len(slots)
+    matrix = np.empty((len(r), n))
+    for j in range(n):
+        shifted = x.copy()
+        h = DIFFERENCE_STEP * max(1.0, abs(x[j]))
+        shifted[j] += h
+        matrix[:, j] = (_residual(v, slots, shifted, residual, describe) - r) / h
+    _residual(v, slots, x, residual, describe)
+    return matrix
+
+
+def _values(x) -> str:
+    return "[" + ", ".join(f"{value:.6g}" for value in x) + "]"

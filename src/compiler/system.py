@@ -1,0 +1,327 @@
+"""The causalized model: what ``compiler.causalize`` makes of a ``FlatModel``.
+
+Input: nothing (data only). Output: ``System`` and its parts: variables by role, aliases, the
+sorted blocks (assignment, linear, Newton, algorithm) of the simulation and of the
+initialization, relations (event indicators), samples, when-clauses, asserts and the
+structure of d der(x)/dx. Expressions are ``compiler.symbolic`` IR; ``str(system)`` prints it.
+Conventions for code generators and the interpreter are in the docstring of ``System``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from compiler.errors import Span
+from compiler.flat import Enumeration, Experiment, Function
+from compiler.symbolic.expr import Expr
+
+node = dataclass(frozen=True, slots=True)
+
+KINDS = ("state", "derivative", "algebraic", "discrete", "input", "parameter", "constant")
+EVENT_HYSTERESIS = 1e-10  # as in fmu_templates/model.h
+
+
+def _span():
+    return field(default=None, compare=False, repr=False)
+
+
+@node
+class Variable:
+    """One scalar variable of the system.
+
+    ``kind``: ``state`` (continuous state), ``derivative`` (of ``derivative_of``, a state),
+    ``algebraic`` (continuous, including dummy derivatives, which keep ``derivative_of``),
+    ``discrete`` (changes only at events: Integer, Boolean, String, enumerations, discrete
+    Real, and the hidden latches), ``input``, ``parameter`` or ``constant``. ``binding`` is the
+    value of a parameter or constant (None: the start value, or computed by the
+    initialization when ``fixed`` is False). ``hidden`` marks storage the compiler made;
+    ``structural`` a parameter whose value the compiler used (it must not be tunable).
+    """
+    name: str
+    type: str
+    kind: str
+    causality: str = "local"
+    variability: str = "continuous"
+    binding: Optional[Expr] = None
+    start: Optional[Expr] = None
+    fixed: bool = False
+    nominal: Optional[Expr] = None
+    min: Optional[Expr] = None
+    max: Optional[Expr] = None
+    unit: str = ""
+    display_unit: str = ""
+    quantity: str = ""
+    description: str = ""
+    state_select: str = ""
+    protected: bool = False
+    hidden: bool = False
+    derivative_of: str = ""
+    structural: bool = False
+    span: Optional[Span] = _span()
+
+
+@node
+class Alias:
+    """``variable`` was eliminated: it equals ``of`` (negated when ``negated``), or, when
+    ``value`` is set, that parameter expression."""
+    variable: Variable
+    of: str = ""
+    negated: bool = False
+    value: Optional[Expr] = None
+
+
+# ----------------------------------------------------------------------------------- blocks
+@node
+class Assignment:
+    """``var := value``. ``partials`` holds d value / d v for each continuous Real variable
+    ``v`` it reads (states, inputs, results of earlier blocks) with a non-zero derivative;
+    ``has_partials`` is False where they are not given: a user function without derivative,
+    or an assignment outside loops that the derivatives do not need."""
+    var: str
+    value: Expr
+    partials: tuple[tuple[str, Expr], ...] = ()
+    has_partials: bool = True
+    span: Optional[Span] = _span()
+
+
+@node
+class Residual:
+    """``expr = 0``; ``partials`` holds d expr / d v for every continuous Real variable ``v``
+    it reads (the block's own unknowns included); ``has_partials`` as for ``Assignment``."""
+    expr: Expr
+    partials: tuple[tuple[str, Expr], ...] = ()
+    has_partials: bool = True
+    span: Optional[Span] = _span()
+
+
+@node
+class LinearBlock:
+    """``A x = b`` for ``x = vars``: A[i][j] is the partial of ``equations[i]`` w.r.t.
+    ``vars[j]`` (free of ``vars``), ``rhs[i]`` is b[i]. Solve with one factorization."""
+    vars: tuple[str, ...]
+    equations: tuple[Residual, ...]
+    rhs: tuple[Expr, ...]
+
+
+@node
+class NewtonBlock:
+    """A nonlinear loop torn to ``vars`` (the iteration variables): for a guess of ``vars``,
+    the ``inner`` assignments run in order, then ``residuals`` must vanish. The Newton matrix
+    is d residuals / d vars through the inner assignments (chain rule on the partials);
+    ``has_jacobian`` is False where a partial is missing (user functions): use differences."""
+    vars: tuple[str, ...]
+    inner: tuple[Assignment, ...]
+    residuals: tuple[Residual, ...]
+    has_jacobian: bool = True
+
+
+@node
+class AssignStatement:
+    """``target := value`` in an algorithm."""
+    target: str
+    value: Expr
+    span: Optional[Span] = _span()
+
+
+@node
+class IfStatement:
+    branches: tuple[tuple[Expr, tuple], ...]
+    else_: tuple = ()
+    span: Optional[Span] = _span()
+
+
+@node
+class WhileStatement:
+    condition: Expr
+    body: tuple
+    span: Optional[Span] = _span()
+
+
+@node
+class WhenStatement:
+    """A branch of a when-statement: ``body`` runs when ``when_clauses[clause].active``
+    (during initialization: its ``initial_active``) is true."""
+    clause: int
+    body: tuple
+    span: Optional[Span] = _span()
+
+
+@node
+class BreakStatement:
+    span: Optional[Span] = _span()
+
+
+@node
+class AlgorithmBlock:
+    """An algorithm section computing ``outputs`` from ``inputs``. Each output first gets
+    its value in ``initial_values`` (its pre value if discrete, else its start value), then
+    ``statements`` run in order: ``AssignStatement``, ``IfStatement``, ``WhileStatement``,
+    ``WhenStatement``, ``BreakStatement``, ``Assertion`` and ``Termination``."""
+    outputs: tuple[str, ...]
+    inputs: tuple[str, ...]
+    initial_values: tuple[Expr, ...]
+    statements: tuple
+    span: Optional[Span] = _span()
+
+
+Block = Union[Assignment, LinearBlock, NewtonBlock, AlgorithmBlock]
+
+
+# ----------------------------------------------------------------------------------- events
+@node
+class Relation:
+    """A relation that fires events, read everywhere through the hidden Boolean ``var``.
+
+    ``distance`` is d with the relation true iff d > 0: ``lhs - rhs`` for ``>``/``>=``,
+    ``rhs - lhs`` for ``<``/``<=``. With latch L and eps = EVENT_HYSTERESIS * ``scale``, the
+    indicator is ``L ? d + eps : d - eps`` and an event updates ``L = L ? d > -eps : d >= eps``
+    (fmu_templates/model.h). At initialization the relation is evaluated as written.
+    """
+    index: int
+    var: str
+    op: str
+    lhs: Expr
+    rhs: Expr
+    distance: Expr
+    scale: float = 1.0
+    text: str = ""
+    span: Optional[Span] = _span()
+
+
+@node
+class Sample:
+    """``sample(start, interval)``: the hidden Boolean ``var`` is true during the event
+    iterations at ``start + k*interval`` (k = 0, 1, ...) and false everywhere else, also
+    during initialization. Each tick is a time event."""
+    index: int
+    var: str
+    start: Expr
+    interval: Expr
+    span: Optional[Span] = _span()
+
+
+@node
+class Reinit:
+    state: str
+    value: Expr
+    span: Optional[Span] = _span()
+
+
+@node
+class Assertion:
+    condition: Expr
+    message: Expr
+    level: str = "error"
+    span: Optional[Span] = _span()
+
+
+@node
+class Termination:
+    """``terminate(message)``, when ``condition`` holds (it is false only for a terminate
+    inside an if-equation of a when-clause)."""
+    message: Expr
+    condition: Optional[Expr] = None
+    span: Optional[Span] = _span()
+
+
+@node
+class WhenClause:
+    """One branch of a when-equation (an ``elsewhen`` is a clause of its own).
+
+    ``conditions`` are hidden Boolean variables (one per element of a vector condition),
+    assigned by ordinary blocks. ``active`` is true in the event iteration in which the
+    branch fires: a condition became true (it differs from its ``pre``) and no earlier branch
+    of the same when-equation fires. ``initial_active`` is its value during initialization
+    (false unless the condition reads ``initial()``). The assignments of the branch are in the
+    blocks, as ``v := if active then value else pre(v)``; ``assigned`` names them. ``reinits``
+    and ``actions`` (asserts, terminate) run at the end of an iteration in which it fires.
+    """
+    index: int
+    conditions: tuple[str, ...]
+    active: Expr
+    initial_active: Expr
+    assigned: tuple[str, ...] = ()
+    reinits: tuple[Reinit, ...] = ()
+    actions: tuple[Union[Assertion, Termination], ...] = ()
+    span: Optional[Span] = _span()
+
+
+# ----------------------------------------------------------------------------------- system
+@node
+class System:
+    """A sorted, solvable model.
+
+    Variables: ``variables`` lists every variable once, in the order states, derivatives,
+    algebraic, discrete (the hidden ones last), inputs, then parameters and constants each
+    after those its binding reads. Hidden discrete variables: ``$rel[k]`` latches relation
+    k, ``$sample[k]`` is a sample flag (both set by the runtime, never by blocks);
+    ``$when[k]`` holds a when-condition and ``$floor[k]`` the value of floor (or integer) of
+    an argument between events, for the event-generating floor, ceil, integer, div, mod and
+    rem (both assigned by blocks like any discrete variable).
+
+    Simulation: given time, states, inputs, parameters, latches, sample flags and pre values,
+    the ``blocks`` in order compute every other variable; the first ``n_derivative_blocks``
+    are all the derivatives need, the first ``n_indicator_blocks`` all the relations need.
+    ``derivatives[k]`` is the derivative of ``states[k]`` (a state itself where a derivative is
+    a state). ``jacobian_rows[j]`` lists, ascending, the k whose ``derivatives[k]`` depends on
+    ``states[j]``; its values follow by the chain rule from the ``partials`` of the first
+    ``n_derivative_blocks`` blocks (loops: solve their linearization).
+
+    Events: relation k is read through ``relations[k].var``. An event iteration copies values
+    to pre values, evaluates the blocks (sample flags true at a sample instant), updates every
+    latch from its distance (hysteresis, see ``Relation``), evaluates the blocks again, then
+    runs the reinits and actions of the active when-clauses (evaluating the blocks again after
+    a reinit); it repeats while a discrete variable (latches and hidden ones included)
+    differs from its pre value. ``pre(v)`` reads the value of ``v`` before the iteration.
+    Between events the latches, flags and pre values stay as the last iteration left them,
+    except that the sample flags are false again.
+
+    Initialization: ``initial_blocks`` compute every variable (states included) at the start
+    time with ``initial()`` true, samples false and relations evaluated as written; a variable
+    named ``pre(v)`` there is the pre value of the discrete variable ``v``. Afterwards every
+    latch takes the value of its relation as written, and an event iteration follows, still
+    with ``initial()`` true.
+    """
+    name: str
+    variables: tuple[Variable, ...]
+    states: tuple[str, ...] = ()
+    derivatives: tuple[str, ...] = ()
+    aliases: tuple[Alias, ...] = ()
+    blocks: tuple[Block, ...] = ()
+    n_derivative_blocks: int = 0
+    n_indicator_blocks: int = 0
+    initial_blocks: tuple[Block, ...] = ()
+    relations: tuple[Relation, ...] = ()
+    samples: tuple[Sample, ...] = ()
+    when_clauses: tuple[WhenClause, ...] = ()
+    asserts: tuple[Assertion, ...] = ()
+    jacobian_rows: tuple[tuple[int, ...], ...] = ()
+    functions: tuple[Function, ...] = ()
+    enumerations: tuple[Enumeration, ...] = ()
+    experiment: Optional[Experiment] = None
+    description: str = ""
+    span: Optional[Span] = _span()
+
+    def variable(self, name: str) -> Variable:
+        """The variable called ``name`` (a linear search; build a dict for many look-ups)."""
+        for item in self.variables:
+            if item.name == name:
+                return item
+        raise KeyError(name)
+
+    def of_kind(self, kind: str) -> tuple[Variable, ...]:
+        return tuple(item for item in self.variables if item.kind == kind)
+
+    def blocks_text(self) -> str:
+        from compiler.system_text import blocks_text
+        return blocks_text(self)
+
+    def __str__(self) -> str:
+        from compiler.system_text import system_text
+        return system_text(self)
+
+
+__all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
+           "BreakStatement", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
+           "NewtonBlock", "Reinit", "Relation", "Residual", "Sample", "System", "Termination",
+           "Variable", "WhenClause", "WhenStatement", "WhileStatement"]

@@ -1,0 +1,118 @@
+"""System -> readable text (``str(system)``, ``cosim check --blocks``).
+
+Input: a ``compiler.system.System``. Output: text listing variables by role, aliases, the
+blocks in evaluation order with their source locations, relations, samples, when-clauses and
+the initialization blocks.
+"""
+from __future__ import annotations
+
+from compiler.symbolic import to_text
+from compiler.system import Assignment, LinearBlock, NewtonBlock, System
+
+INDENT = "  "
+
+
+def system_text(system: System) -> str:
+    lines = []
+    for kind in ("state", "derivative", "algebraic", "discrete", "input", "parameter",
+                 "constant"):
+        names = [item.name for item in system.variables if item.kind == kind]
+        if names:
+            lines.append(f"{kind} variables: {', '.join(names)}")
+    if system.aliases:
+        lines.append("aliases:")
+        lines.extend(INDENT + _alias(item) for item in system.aliases)
+    lines.append(blocks_text(system))
+    if system.relations:
+        lines.append("relations (event indicators):")
+        lines.extend(f"{INDENT}{item.var}: {item.text}{_at(item.span)}"
+                     for item in system.relations)
+    if system.samples:
+        lines.append("samples:")
+        lines.extend(f"{INDENT}{item.var}: sample({to_text(item.start)}, "
+                     f"{to_text(item.interval)}){_at(item.span)}" for item in system.samples)
+    if system.when_clauses:
+        lines.append("when-clauses:")
+        for clause in system.when_clauses:
+            lines.extend(_clause(clause))
+    lines.append("initialization blocks:")
+    lines.extend(_blocks(system.initial_blocks, None, None))
+    return "\n".join(lines) + "\n"
+
+
+def blocks_text(system: System) -> str:
+    """The simulation blocks in BLT order; ``D`` marks what the derivatives need, ``I`` what
+    the event indicators need besides."""
+    lines = [_summary(system),
+             "blocks (BLT order; D: needed for the derivatives, I: for the indicators):"]
+    lines.extend(_blocks(system.blocks, system.n_derivative_blocks, system.n_indicator_blocks))
+    return "\n".join(lines)
+
+
+def _summary(system: System) -> str:
+    counts = {}
+    for item in system.variables:
+        counts[item.kind] = counts.get(item.kind, 0) + 1
+    states = counts.get("state", 0)
+    parts = [f"{states} state{'' if states == 1 else 's'}"]
+    parts += [f"{counts.get(kind, 0)} {kind}" for kind in ("algebraic", "discrete")]
+    parts.append(f"{len(system.blocks)} blocks")
+    parts.append(f"{len(system.relations)} event indicators")
+    return f"system {system.name}: " + ", ".join(parts)
+
+
+def _alias(item) -> str:
+    if item.value is not None:
+        return f"{item.variable.name} = {to_text(item.value)}"
+    return f"{item.variable.name} = {'-' if item.negated else ''}{item.of}"
+
+
+def _blocks(blocks, n_derivative, n_indicator) -> list[str]:
+    lines = []
+    width = len(str(len(blocks)))
+    for number, block in enumerate(blocks, start=1):
+        mark = ""
+        if n_derivative is not None:
+            mark = "D " if number <= n_derivative else "I " if number <= n_indicator else "  "
+        head = f"{INDENT}{number:>{width}} {mark}"
+        lines.extend(_block(block, head, " " * len(head)))
+    return lines
+
+
+def _block(block, head: str, pad: str) -> list[str]:
+    if type(block) is Assignment:
+        return [f"{head}{block.var} := {to_text(block.value)}{_at(block.span)}"]
+    if type(block) is LinearBlock:
+        lines = [f"{head}linear system for {', '.join(block.vars)}:"]
+        lines.extend(f"{pad}{INDENT}0 = {to_text(item.expr)}{_at(item.span)}"
+                     for item in block.equations)
+        return lines
+    if type(block) is NewtonBlock:
+        jacobian = "symbolic Jacobian" if block.has_jacobian else "difference Jacobian"
+        lines = [f"{head}nonlinear system, Newton on {', '.join(block.vars)} ({jacobian}):"]
+        lines.extend(f"{pad}{INDENT}{item.var} := {to_text(item.value)}{_at(item.span)}"
+                     for item in block.inner)
+        lines.extend(f"{pad}{INDENT}0 = {to_text(item.expr)}{_at(item.span)}"
+                     for item in block.residuals)
+        return lines
+    return [f"{head}algorithm computing {', '.join(block.outputs)}{_at(block.span)}"]
+
+
+def _clause(clause) -> list[str]:
+    lines = [f"{INDENT}when {' or '.join(clause.conditions)} (fires: {to_text(clause.active)})"
+             f"{_at(clause.span)}"]
+    if clause.assigned:
+        lines.append(f"{INDENT * 2}assigns {', '.join(clause.assigned)}")
+    lines.extend(f"{INDENT * 2}reinit({item.state}, {to_text(item.value)})"
+                 for item in clause.reinits)
+    for action in clause.actions:
+        if hasattr(action, "level"):
+            lines.append(f"{INDENT * 2}assert({to_text(action.condition)}, "
+                         f"{to_text(action.message)})")
+        else:
+            lines.append(f"{INDENT * 2}terminate({to_text(action.message)})")
+    return lines
+
+
+def _at(span) -> str:
+    return f"    [{span}]" if span else ""
