@@ -65,10 +65,27 @@ def open_fmu(path: str | os.PathLike, workdir: str | os.PathLike, name: str | No
 
 
 def instantiate(fmu: LoadedFmu, instance_name: str, kind: str = "CS",
-                logging_on: bool = False) -> FmuInstance:
-    """A new instance of ``fmu`` through its ``kind`` interface (``"CS"`` or ``"ME"``)."""
-    library = fmu.library(kind)
+                logging_on: bool = False, isolate: bool = False,
+                deadline: float | None = None) -> FmuInstance:
+    """A new instance of ``fmu`` through its ``kind`` interface (``"CS"`` or ``"ME"``).
+
+    With ``isolate`` the instance lives in a worker process of its own (``isolation.py``);
+    calls into it still waiting at ``deadline`` (``time.monotonic()`` seconds) stop it.
+    """
+    if isolate:
+        from cosim.fmi.isolation import IsolatedLibrary
+
+        interface = fmu.interface(kind)
+        library = IsolatedLibrary(binary_path(fmu.folder, fmu.info.major,
+                                              interface.model_identifier), fmu.info.major)
+    else:
+        library = fmu.library(kind)
+    library.set_deadline(deadline)
     cls = Fmi3Instance if fmu.info.major == 3 else Fmi2Instance
     instance = cls(library, fmu.info, fmu.folder, instance_name, kind)
-    instance.instantiate(logging_on=logging_on)
+    try:
+        instance.instantiate(logging_on=logging_on)
+    except BaseException:
+        library.release()
+        raise
     return instance
