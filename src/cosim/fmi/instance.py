@@ -67,6 +67,7 @@ class FmuInstance:
             LOGGER.warning("%s at t = %s: %s returned Warning", self.name, self.time, function)
             return status
         message = self.log.message_for(status)
+        function = self.library.failed_function() or function  # a queued setter, isolated
         raise self.library.failure(self.name, function, self.time, message) or \
             FmiCallError(function, status, self.name, self.time, message)
 

@@ -143,7 +143,7 @@ class IsolatedLibrary:
         if timed_out[0]:
             when = "" if time is None else f" at t={time:.15g}"
             return FmuTimeoutError(f"instance '{instance}' did not return from {function}{when} "
-                                   f"before the deadline (the worker was stopped)", location)
+                                   f"(its worker was stopped)", location)
         return FmuCrashError(instance, function, time, signal_number[0], exit_code[0],
                              fmu_message, location)
 

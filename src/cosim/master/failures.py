@@ -46,9 +46,10 @@ def warn_nonfinite(loop, live) -> None:
 
 
 def timeout_error(plan, t: float, cause: str = "") -> RunTimeout:
-    because = f": {cause}" if cause else ""
-    return RunTimeout(f"stopped by the timeout of {plan.timeout:g} s (wall clock) at "
-                      f"t={t:.15g}{because}; the results up to there are kept", plan.location)
+    """The run passed its timeout; the last row kept is that of time ``t``."""
+    because = f" ({cause})" if cause else ""
+    return RunTimeout(f"timeout of {plan.timeout:g} s (wall clock) reached{because}; the "
+                      f"results up to t={t:.15g} are kept", plan.location)
 
 
 def loop_failure(status: int, loop, live) -> CosimError:
