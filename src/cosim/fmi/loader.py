@@ -72,14 +72,20 @@ def instantiate(fmu: LoadedFmu, instance_name: str, kind: str = "CS",
     With ``isolate`` the instance lives in a worker process of its own (``isolation.py``);
     calls into it still waiting at ``deadline`` (``time.monotonic()`` seconds) stop it.
     """
-    if isolate:
-        from cosim.fmi.isolation import IsolatedLibrary
+    try:
+        if isolate:
+            from cosim.fmi.isolation import IsolatedLibrary
 
-        interface = fmu.interface(kind)
-        library = IsolatedLibrary(binary_path(fmu.folder, fmu.info.major,
-                                              interface.model_identifier), fmu.info.major)
-    else:
-        library = fmu.library(kind)
+            interface = fmu.interface(kind)
+            library = IsolatedLibrary(binary_path(fmu.folder, fmu.info.major,
+                                                  interface.model_identifier), fmu.info.major)
+        else:
+            library = fmu.library(kind)
+    except FmuError as error:  # name the FMU, and its binary inside it, not the unpacked copy
+        folder = f"{fmu.folder.resolve()}/"
+        message = error.message.replace(folder, "")
+        raise FmuError(message, fmu.source if error.location.startswith(folder) else
+                       error.location) from None
     library.set_deadline(deadline)
     cls = Fmi3Instance if fmu.info.major == 3 else Fmi2Instance
     instance = cls(library, fmu.info, fmu.folder, instance_name, kind)
