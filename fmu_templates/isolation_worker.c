@@ -25,7 +25,7 @@
 #include "isolation.h"
 
 /* The master waits this long in a spin after a reply: the next call often follows at once. */
-#define WORKER_SPIN_SECONDS 50e-6
+#define WORKER_SPIN_SECONDS 0
 #define WORKER_SLICE_SECONDS 1.0
 
 static Channel *channel;
