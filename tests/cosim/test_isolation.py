@@ -70,6 +70,7 @@ def _isolated(built, settings: Settings, *names: str) -> dict[str, bool]:
     return {c.path: c.isolated for c in build_plan(structure, infos, settings).components}
 
 
+@pytest.mark.slow  # builds a pythonfmu3 FMU
 def test_isolation_is_the_default_for_fmus_we_did_not_build(built):
     names = ("Lag", "Healthy", "PyGain3")
     assert _isolated(built, Settings(), *names) == {"Lag": False, "Healthy": True,
@@ -91,6 +92,7 @@ def test_isolated_and_in_process_runs_agree(tmp_path, built):
         assert np.array_equal(isolated[name], in_process[name]), name
 
 
+@pytest.mark.slow  # builds two runtime fixtures
 @pytest.mark.parametrize("name, parameters", [
     ("BouncingBall", {}),                                 # FMI 3.0 ME: events, directional derivatives
     ("Counter", {"Counter.label": "isolated counter"}),   # time events, a String parameter

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from cosim.errors import CosimError
 from cosim.fmi.errors import FmuError
+from cosim.fmi.library import FmuLibrary
 from cosim.fmi.signatures import TABLES
 from cosim.native import native, worker_executable
 
@@ -77,12 +78,12 @@ def _stop(lib, host) -> None:
     lib.cosim_host_stop(host)
 
 
-class IsolatedLibrary:
+class IsolatedLibrary(FmuLibrary):
     """The FMI functions of one instance's worker, with the interface of ``FmuLibrary``."""
 
     isolated = True
 
-    def __init__(self, path: Path, major: int):
+    def __init__(self, path: Path, major: int):  # the library is loaded by the worker, not here
         self.path = path
         self.major = major
         module = native()
@@ -117,13 +118,6 @@ class IsolatedLibrary:
     @property
     def pid(self) -> int:
         return self._lib.cosim_host_pid(self.host)
-
-    def function(self, name: str):
-        """The proxy of ``name``; ``FmuError`` when the FMU's binary does not export it."""
-        function = getattr(self, name, None)
-        if function is None:
-            raise FmuError(f"the binary does not export {name}", str(self.path))
-        return function
 
     def address(self, name: str) -> int:
         """Address of the proxy of ``name`` for the C loop (0 when missing)."""
