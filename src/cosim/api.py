@@ -50,7 +50,8 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         parameters: Mapping[str, object] | None = None, variant: str | None = None,
         record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
         step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
-        algorithm: str = "gauss-seidel", progress: bool = False) -> RunResult:
+        algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
+        allow_nonfinite: bool = False, timeout: float | None = None) -> RunResult:
     """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd`` or an ``.fmu``.
 
     Parameters
@@ -73,14 +74,30 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
     algorithm : {"gauss-seidel", "jacobi"}
     progress : bool
         Show a progress bar on stderr for runs longer than a second.
+    isolate : bool, optional
+        Host FMUs in worker processes, so that a crash ends the run with an error instead of
+        ending Python: ``None`` (default) isolates the FMUs cosim did not build, ``True``
+        all, ``False`` none.
+    allow_nonfinite : bool
+        Only warn when an FMU gives NaN or Inf (by default the run stops with an error).
+    timeout : float, optional
+        Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
 
     Returns
     -------
     RunResult
         ``values`` is a numpy structured array with fields ``time`` and the column names.
+
+    Raises
+    ------
+    CosimError
+        With ``result`` (a ``RunResult`` of the rows computed before the failure) when the run
+        started: an FMU call failed, an isolated FMU crashed, a value was not finite, or the
+        timeout passed. Result files keep the same rows.
     """
     settings = Settings(start_time=start_time, stop_time=stop_time, step_size=step_size,
                         tolerance=tolerance, step_sizes=tuple((step_sizes or {}).items()),
                         parameters=tuple((parameters or {}).items()), record=tuple(record),
-                        algorithm=algorithm)
+                        algorithm=algorithm, isolate=isolate,
+                        allow_nonfinite=allow_nonfinite, timeout=timeout)
     return simulate(path, settings, variant=variant, output=output, progress=progress)

@@ -30,6 +30,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--record", action="append", default=[], metavar="COMP.VAR",
                      help="also record this variable; repeatable")
     run.add_argument("--algorithm", choices=("gauss-seidel", "jacobi"), default="gauss-seidel")
+    isolation = run.add_mutually_exclusive_group()
+    isolation.add_argument("--isolate", dest="isolate", action="store_true", default=None,
+                           help="host every FMU in a worker process of its own (default: only "
+                                "FMUs that cosim did not build), so a crash cannot take the "
+                                "run down")
+    isolation.add_argument("--no-isolate", dest="isolate", action="store_false",
+                           help="load every FMU into this process (fastest; a crash ends it)")
+    run.add_argument("--allow-nonfinite", action="store_true",
+                     help="only warn when an FMU gives NaN or Inf (default: stop the run)")
+    run.add_argument("--timeout", type=float, metavar="SECONDS",
+                     help="stop the run after this much wall-clock time, keeping the results")
     run.add_argument("-o", "--output", help="result file, .csv or .mat (Dymola)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     run.set_defaults(handler=_run)
@@ -90,7 +101,8 @@ def _run(args: argparse.Namespace) -> int:
                      tolerance=args.tolerance, parameters=parameters, variant=args.variant,
                      record=args.record, output=args.output, step_sizes=step_sizes,
                      start_time=args.start, algorithm=args.algorithm,
-                     progress=not args.quiet)
+                     progress=not args.quiet, isolate=args.isolate,
+                     allow_nonfinite=args.allow_nonfinite, timeout=args.timeout)
     if not args.quiet:
         print(result.summary())
     return 0

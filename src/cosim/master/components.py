@@ -7,8 +7,10 @@ leaves it (and starts the C Radau driver of Model Exchange components); ``close`
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 
+from cosim.errors import CosimError
 from cosim.fmi import FmuError, FmuInstance, LoadedFmu, instantiate
 from cosim.fmi.errors import FmiCallError
 from cosim.master.plan import Plan, PlannedComponent
@@ -31,6 +33,8 @@ ME_FUNCTIONS = {
         "fmi2SetFMUstate", "fmi2FreeFMUstate"),
 }
 OPTIONAL_ME_FUNCTIONS = 4  # the last four: directional derivatives and FMU state
+# Seconds each isolated component gets to terminate and free itself, deadline or not.
+CLOSE_GRACE = 2.0
 
 
 @dataclass
@@ -61,12 +65,17 @@ def _apply_parameters(instance: FmuInstance, planned: PlannedComponent) -> None:
     _set_values(instance, others)
 
 
-def start_components(plan: Plan, fmus: dict[str, LoadedFmu]) -> list[LiveComponent]:
-    """Instantiate every component, apply its parameters and enter Initialization Mode."""
+def start_components(plan: Plan, fmus: dict[str, LoadedFmu], deadline: float | None = None
+                     ) -> list[LiveComponent]:
+    """Instantiate every component, apply its parameters and enter Initialization Mode.
+
+    ``deadline`` (``time.monotonic()`` seconds) bounds every call into an isolated component.
+    """
     live: list[LiveComponent] = []
     try:
         for planned in plan.components:
-            instance = instantiate(fmus[planned.path], planned.path, planned.kind)
+            instance = instantiate(fmus[planned.path], planned.path, planned.kind,
+                                   isolate=planned.isolated, deadline=deadline)
             component = LiveComponent(planned, instance)
             live.append(component)
             _apply_parameters(instance, planned)
@@ -130,9 +139,10 @@ def close_components(live: list[LiveComponent]) -> None:
         if component.driver is not None:
             lib.me_driver_free(component.driver)
             component.driver = None
+        component.instance.library.set_deadline(time.monotonic() + CLOSE_GRACE)
         try:
             if component.initialized and component.instance.handle:
                 component.instance.terminate()
-        except FmiCallError as error:
+        except CosimError as error:
             LOGGER.debug("%s", error)
         component.instance.free()
