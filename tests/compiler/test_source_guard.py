@@ -58,3 +58,16 @@ def test_huge_file_is_refused_before_it_is_read(tmp_path):
 def test_missing_file(tmp_path):
     path = tmp_path / "nope.mo"
     assert refusal(path) == f"{path}: cannot read: No such file or directory"
+
+
+def test_the_front_end_reads_through_the_guard(tmp_path):
+    from compiler.api import check
+
+    binary = tmp_path / "binary.mo"
+    binary.write_bytes(b"model A\x00 end A;")
+    with pytest.raises(CompilerError, match="binary content"):
+        check(binary)
+    empty = tmp_path / "empty.mo"
+    empty.write_text("")
+    with pytest.raises(CompilerError, match="file is empty"):
+        check(empty)
