@@ -115,7 +115,9 @@ def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) 
     return None
 
 
-def _run_plan(plan: Plan, fmus, output, progress_enabled: bool) -> RunResult:
+def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, start=start_components,
+              close=close_components) -> RunResult:
+    # start/close: how the components come up and go (a Session keeps them between runs)
     columns = tuple(name for name, _ in plan.columns)
     writer = open_writer(output, columns) if output is not None else None
     kept: list[np.ndarray] = []
@@ -125,7 +127,7 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool) -> RunResult:
     began = time.perf_counter()
     terminated_by = None
     try:
-        live = start_components(plan, fmus)
+        live = start(plan, fmus)
         loop = NativeLoop(plan, live)
         status = loop.initialize()
         if status <= 1:
@@ -145,7 +147,7 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool) -> RunResult:
             writer.close()
         if loop is not None:
             loop.free_saved_states(live)
-        close_components(live)
+        close(live)
     if terminated_by:
         LOGGER.info("%s asked to terminate the run", terminated_by)
     if loop is not None and loop.m.warnings:

@@ -1,0 +1,144 @@
+"""Running a design on a Dask client: batches of runs sized to the time a run takes, a few
+in flight per worker thread, results handed on as each batch finishes.
+
+Input: a client on which the ``SweepPlugin`` is registered, the ``Design``, and ``on_batch``
+(called with each ``BatchResult``). Output: the ``Outcome`` (failures, timings) filled in as
+batches finish, also when Ctrl-C cancels the batches in flight.
+"""
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from cosim.sweeps.design import Design
+from cosim.sweeps.spec import SweepError
+
+FIRST_BATCH = 2          # runs per batch until a run's time is known
+BATCH_SECONDS = 0.25     # then batches last about this long (Dask costs ms per task) ...
+MAX_BATCH = 10000
+IN_FLIGHT_PER_THREAD = 2  # ... with this many batches queued per worker thread
+
+
+class Batches:
+    """Hands out the runs in batches: ``BATCH_SECONDS`` of work each once a run's time is
+    known, smaller towards the end so that the workers finish together."""
+
+    def __init__(self, n_runs: int, threads: int, fixed: int | None = None):
+        self.queue: list[range] = []
+        self.next_run = 0
+        self.n_runs = n_runs
+        self.threads = max(threads, 1)
+        self.fixed = fixed
+        self.seconds = 0.0
+        self.timed = 0
+
+    def observe(self, runs: int, seconds: float) -> None:
+        self.timed += runs
+        self.seconds += seconds
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.timed == 0:
+            return FIRST_BATCH
+        per_run = max(self.seconds / self.timed, 1e-6)
+        size = min(MAX_BATCH, max(1, round(BATCH_SECONDS / per_run)))
+        remaining = self.n_runs - self.next_run
+        return max(1, min(size, math.ceil(remaining / (IN_FLIGHT_PER_THREAD * self.threads))))
+
+    def take(self) -> range | None:
+        if self.queue:
+            return self.queue.pop()
+        if self.next_run >= self.n_runs:
+            return None
+        end = min(self.n_runs, self.next_run + self.size())
+        runs, self.next_run = range(self.next_run, end), end
+        return runs
+
+    def retry_one_by_one(self, runs: range) -> None:
+        self.queue.extend(range(r, r + 1) for r in reversed(runs))
+
+
+@dataclass
+class Outcome:
+    failures: list[tuple[int, str]] = field(default_factory=list)
+    finished: int = 0
+    simulation_time: float = 0.0
+    setup_time: float = 0.0
+    wall_time: float = 0.0
+    workers: int = 0  # worker threads
+
+
+def _lost(future, runs: range, batches: Batches, outcome: Outcome) -> int:
+    """A batch whose worker died: run it again one by one, so that only the run that kills
+    its worker is lost; returns how many runs ended."""
+    error = future.exception()
+    if type(error).__name__ != "KilledWorker":
+        raise SweepError(f"a batch failed on the workers: {type(error).__name__}: {error}")
+    if len(runs) > 1:
+        batches.retry_one_by_one(runs)
+        return 0
+    outcome.failures.append((runs.start, "the worker process died during this run "
+                                         "(a crash in an FMU?)"))
+    return 1
+
+
+def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome,
+            batch_size: int | None = None, progress: bool = False) -> None:
+    """Run every run of ``design`` on ``client``'s workers; ``on_batch(result)`` gets each
+    finished ``BatchResult`` and ``outcome`` is kept up to date. Ctrl-C (or any error)
+    cancels what is in flight and propagates."""
+    from distributed import as_completed
+    from tqdm import tqdm
+
+    from cosim.sweeps.worker import run_batch
+
+    threads = outcome.workers = sum(client.nthreads().values())
+    batches = Batches(len(design), threads, batch_size)
+    in_flight: dict = {}
+    completed = as_completed()
+    token = uuid.uuid4().hex[:8]
+
+    def submit() -> bool:
+        runs = batches.take()
+        if runs is None:
+            return False
+        batch = [(r, design.parameters(r)) for r in runs]
+        future = client.submit(run_batch, plugin_name, batch, pure=False,
+                               key=f"cosim-sweep-{token}-{runs.start}-{len(runs)}")
+        in_flight[future] = runs
+        completed.add(future)
+        return True
+
+    bar = tqdm(total=len(design), unit="run", desc="cosim sweep", disable=not progress,
+               dynamic_ncols=True, leave=False)
+    began = time.perf_counter()
+    try:
+        while len(in_flight) < IN_FLIGHT_PER_THREAD * threads and submit():
+            pass
+        for future in completed:
+            runs = in_flight.pop(future)
+            if future.status == "error":
+                ended = _lost(future, runs, batches, outcome)
+            else:
+                result = future.result()
+                on_batch(result)
+                batches.observe(len(runs), result.elapsed)
+                outcome.failures.extend(result.failures)
+                outcome.simulation_time += sum(result.simulation_times)
+                outcome.setup_time += result.setup_time
+                ended = len(runs)
+            outcome.finished += ended
+            bar.update(ended)
+            if outcome.failures:
+                bar.set_postfix(failed=len(outcome.failures), refresh=False)
+            while len(in_flight) < IN_FLIGHT_PER_THREAD * threads and submit():
+                pass
+    except BaseException:
+        client.cancel(list(in_flight))
+        raise
+    finally:
+        outcome.wall_time = time.perf_counter() - began
+        bar.close()
