@@ -16,14 +16,16 @@ from cosim.sweeps.design import Design
 from cosim.sweeps.spec import SweepError
 
 FIRST_BATCH = 2          # runs per batch until a run's time is known
-BATCH_SECONDS = 0.25     # then batches last about this long (Dask costs ms per task) ...
+BATCH_SECONDS = 0.25     # then batches last about this long (Dask costs ms per task),
+MIN_BATCH_SECONDS = 0.05  # and no less towards the end
 MAX_BATCH = 10000
-IN_FLIGHT_PER_THREAD = 2  # ... with this many batches queued per worker thread
+IN_FLIGHT_PER_THREAD = 2  # batches queued per worker thread
 
 
 class Batches:
     """Hands out the runs in batches: ``BATCH_SECONDS`` of work each once a run's time is
-    known, smaller towards the end so that the workers finish together."""
+    known, smaller towards the end (down to ``MIN_BATCH_SECONDS``) so that the workers
+    finish together."""
 
     def __init__(self, n_runs: int, threads: int, fixed: int | None = None):
         self.queue: list[range] = []
@@ -44,9 +46,9 @@ class Batches:
         if self.timed == 0:
             return FIRST_BATCH
         per_run = max(self.seconds / self.timed, 1e-6)
-        size = min(MAX_BATCH, max(1, round(BATCH_SECONDS / per_run)))
-        remaining = self.n_runs - self.next_run
-        return max(1, min(size, math.ceil(remaining / (IN_FLIGHT_PER_THREAD * self.threads))))
+        share = math.ceil((self.n_runs - self.next_run) / (IN_FLIGHT_PER_THREAD * self.threads))
+        size = max(round(MIN_BATCH_SECONDS / per_run), min(share, round(BATCH_SECONDS / per_run)))
+        return max(1, min(size, MAX_BATCH))
 
     def take(self) -> range | None:
         if self.queue:
@@ -64,7 +66,6 @@ class Batches:
 @dataclass
 class Outcome:
     failures: list[tuple[int, str]] = field(default_factory=list)
-    finished: int = 0
     simulation_time: float = 0.0
     setup_time: float = 0.0
     wall_time: float = 0.0
@@ -124,13 +125,12 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
                 ended = _lost(future, runs, batches, outcome)
             else:
                 result = future.result()
-                on_batch(result)
-                batches.observe(len(runs), result.elapsed)
                 outcome.failures.extend(result.failures)
                 outcome.simulation_time += sum(result.simulation_times)
                 outcome.setup_time += result.setup_time
+                batches.observe(len(runs), result.elapsed)
+                on_batch(result)
                 ended = len(runs)
-            outcome.finished += ended
             bar.update(ended)
             if outcome.failures:
                 bar.set_postfix(failed=len(outcome.failures), refresh=False)

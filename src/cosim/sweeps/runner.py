@@ -12,10 +12,13 @@ import os
 import uuid
 from pathlib import Path
 
+import numpy as np
+
 from cosim.master import Session, Settings, prepare
 from cosim.sweeps.cluster import connect, require_extras, system_files
 from cosim.sweeps.design import Design
 from cosim.sweeps.execute import Outcome, execute
+from cosim.sweeps.interrupt import Deferral
 from cosim.sweeps.result import Failure, SweepInterrupted, SweepResult
 from cosim.sweeps.table import Layout, collect, layout_of, make_chunk, open_sink
 
@@ -40,11 +43,12 @@ def _run(path, design: Design, layout: Layout, settings: Settings, variant, sink
     def on_batch(result) -> None:
         if result.runs:
             chunk = make_chunk(layout, design, list(result.runs), list(result.values))
-            chunks.append(chunk)
-            if sink is not None:
-                sink.add(chunk)
+            with deferral.critical():  # Ctrl-C waits until the batch is in file and memory
+                if sink is not None:
+                    sink.add(chunk)
+                chunks.append(chunk)
 
-    with connect(workers, scheduler) as (client, local):
+    with Deferral() as deferral, connect(workers, scheduler) as (client, local):
         plugin_name = f"cosim-sweep-{uuid.uuid4().hex[:12]}"
         from cosim.sweeps.worker import SweepPlugin
 
@@ -87,7 +91,9 @@ def run_sweep(path: str | os.PathLike, design: Design, settings: Settings = Sett
     if failures and output is not None:
         failures_output = str(Path(output).with_suffix(".failures.csv"))
         _write_failures(Path(failures_output), design, failures)
-    result = SweepResult(collect(layout, chunks), design, tuple(failures), outcome.finished,
+    values = collect(layout, chunks)
+    finished = len(failures) + len(np.unique(values["run"]))
+    result = SweepResult(values, design, tuple(failures), finished,
                          outcome.wall_time, outcome.simulation_time, outcome.setup_time,
                          outcome.workers, None if output is None else str(output), failures_output,
                          interrupted)
