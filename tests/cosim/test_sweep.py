@@ -173,3 +173,38 @@ def test_command_line_on_its_own_local_cluster(tmp_path, capsys):
                       for r in csv.DictReader(file))
     assert kept == [(k, str(b), final_values({"Controller.b": b}, stop_time=1.0)[0])
                     for k, b in enumerate((2, 4))]
+
+
+CRASH_C = """
+#include <stdlib.h>
+#include "model.h"
+Status model_initialize(ModelData *m) { return model_derivatives(m); }
+Status model_derivatives(ModelData *m) {
+    if (R(crash) > 0.5 && m->time > 0.1) abort();  /* takes its process down */
+    R(der_x) = 1.0;
+    return StatusOK;
+}
+Status model_jacobian(ModelData *m, double values[]) { (void)m; J(0, 0) = 0.0; return StatusOK; }
+SMOOTH_MODEL_WITHOUT_EVENTS
+"""
+
+
+@pytest.mark.slow  # the worker dies three times, and its restarts take seconds
+def test_a_run_that_kills_its_worker_is_reported_and_the_others_complete(tmp_path):
+    from compiler.fmu import Experiment, ModelInterface, Variable, package_fmu
+
+    interface = ModelInterface(
+        name="Crash", identifier="Crash", description="der(x) = 1; abort() when crash = 1",
+        variables=(Variable("x", causality="output", start=0.0, initial="exact"),
+                   Variable("der(x)", derivative_of="x"),
+                   Variable("crash", causality="parameter", variability="tunable", start=0.0)),
+        jacobian=((0, 0),), experiment=Experiment(0.0, 1.0, 1e-6, 0.01))
+    fmu = package_fmu(interface, CRASH_C, tmp_path / "Crash.fmu").path
+    # one batch of three on a local cluster of its own: the batch kills the worker, its runs
+    # go again one at a time, and only the run that crashes is lost
+    result = cosim.sweep(fmu, parameters={"Crash.crash": [0.0, 1.0, 0.0]}, stop_time=0.5,
+                         workers=1, batch_size=3)
+    assert result.values["run"].tolist() == [0, 2]
+    assert result.values["Crash.x"] == pytest.approx([0.5, 0.5], rel=1e-9)
+    assert [(f.run, f.parameters, f.error) for f in result.failures] == [
+        (1, {"Crash.crash": 1.0}, "the worker process died during this run (a crash in an FMU?)")]

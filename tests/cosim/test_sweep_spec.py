@@ -192,8 +192,12 @@ def test_batches_last_a_quarter_second_and_shrink_at_the_end():
     assert sizes == sorted(sizes, reverse=True)
     assert min(sizes[:-1]) == 50 and sizes[-1] <= 50  # no batch under 50 ms but the last
     assert sum(sizes) == 1000 - 439
-    batches.retry_one_by_one(range(10, 12))
+    assert batches.worker_died(range(10, 12)) == []  # its runs go again, alone
     assert [batches.take(), batches.take()] == [range(10, 11), range(11, 12)]
+    assert batches.worker_died(range(11, 12)) == []  # a second chance: it may not be to blame
+    assert batches.take() == range(11, 12)
+    assert batches.worker_died(range(11, 12)) == [11]
+    assert batches.suspects == [] and batches.take() not in (range(10, 11), range(11, 12))
     fixed = Batches(n_runs=5, threads=2, fixed=2)
     assert [fixed.take(), fixed.take(), fixed.take(), fixed.take()] == \
         [range(0, 2), range(2, 4), range(4, 5), None]

@@ -65,11 +65,16 @@ def connect(workers: int | None, scheduler):
         return
     if workers is not None and workers < 1:
         raise SweepError(f"at least one worker is needed, not {workers}", "--workers")
+    import dask
+
     with _quiet("distributed"):  # its INFO lines on starting and stopping are not ours to show
+        # allowed-failures 0: a batch whose worker dies is not run again as it was (an FMU
+        # that crashed would crash again) but one run at a time (execute._lost);
         # dashboard_address=":0": a free port, so that clusters side by side do not warn
-        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                               processes=True, dashboard_address=":0",
-                               silence_logs=logging.ERROR)
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+            cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
+                                   processes=True, dashboard_address=":0",
+                                   silence_logs=logging.ERROR)
         with contextlib.closing(cluster), contextlib.closing(Client(cluster)) as client:
             yield client, True
 

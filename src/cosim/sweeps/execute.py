@@ -7,6 +7,7 @@ batches finish, also when Ctrl-C cancels the batches in flight.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import time
 import uuid
@@ -20,15 +21,19 @@ BATCH_SECONDS = 0.25     # then batches last about this long (Dask costs ms per 
 MIN_BATCH_SECONDS = 0.05  # and no less towards the end
 MAX_BATCH = 10000
 IN_FLIGHT_PER_THREAD = 2  # batches queued per worker thread
+# A run is blamed for its worker's death when the worker died twice while running it alone.
+DEATHS_TO_BLAME = 2
+DIED = "the worker process died during this run (a crash in an FMU?)"
 
 
 class Batches:
     """Hands out the runs in batches: ``BATCH_SECONDS`` of work each once a run's time is
     known, smaller towards the end (down to ``MIN_BATCH_SECONDS``) so that the workers
-    finish together."""
+    finish together. The runs of a batch whose worker died come first, one by one."""
 
     def __init__(self, n_runs: int, threads: int, fixed: int | None = None):
-        self.queue: list[range] = []
+        self.suspects: list[int] = []  # a stack: the next to take is last
+        self.deaths: dict[int, int] = {}
         self.next_run = 0
         self.n_runs = n_runs
         self.threads = max(threads, 1)
@@ -51,16 +56,24 @@ class Batches:
         return max(1, min(size, MAX_BATCH))
 
     def take(self) -> range | None:
-        if self.queue:
-            return self.queue.pop()
+        if self.suspects:
+            run = self.suspects.pop()
+            return range(run, run + 1)
         if self.next_run >= self.n_runs:
             return None
         end = min(self.n_runs, self.next_run + self.size())
         runs, self.next_run = range(self.next_run, end), end
         return runs
 
-    def retry_one_by_one(self, runs: range) -> None:
-        self.queue.extend(range(r, r + 1) for r in reversed(runs))
+    def worker_died(self, runs: range) -> list[int]:
+        """The worker running ``runs`` died: they go again one by one; returns the runs to
+        blame (those that died alone ``DEATHS_TO_BLAME`` times), which do not."""
+        if len(runs) == 1:
+            self.deaths[runs.start] = self.deaths.get(runs.start, 0) + 1
+            if self.deaths[runs.start] >= DEATHS_TO_BLAME:
+                return [runs.start]
+        self.suspects.extend(reversed(runs))
+        return []
 
 
 @dataclass
@@ -73,17 +86,14 @@ class Outcome:
 
 
 def _lost(future, runs: range, batches: Batches, outcome: Outcome) -> int:
-    """A batch whose worker died: run it again one by one, so that only the run that kills
+    """A batch whose worker died: its runs go again alone, so that only a run that kills
     its worker is lost; returns how many runs ended."""
     error = future.exception()
     if type(error).__name__ != "KilledWorker":
         raise SweepError(f"a batch failed on the workers: {type(error).__name__}: {error}")
-    if len(runs) > 1:
-        batches.retry_one_by_one(runs)
-        return 0
-    outcome.failures.append((runs.start, "the worker process died during this run "
-                                         "(a crash in an FMU?)"))
-    return 1
+    blamed = batches.worker_died(runs)
+    outcome.failures.extend((run, DIED) for run in blamed)
+    return len(blamed)
 
 
 def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome,
@@ -101,24 +111,24 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
     in_flight: dict = {}
     completed = as_completed()
     token = uuid.uuid4().hex[:8]
+    serial = itertools.count()
 
-    def submit() -> bool:
-        runs = batches.take()
-        if runs is None:
-            return False
-        batch = [(r, design.parameters(r)) for r in runs]
-        future = client.submit(run_batch, plugin_name, batch, pure=False,
-                               key=f"cosim-sweep-{token}-{runs.start}-{len(runs)}")
-        in_flight[future] = runs
-        completed.add(future)
-        return True
+    def fill() -> None:
+        # while suspects run alone, one task per live worker thread: a death names its run
+        limit = max(1, sum(client.nthreads().values())) if batches.suspects else \
+            IN_FLIGHT_PER_THREAD * threads
+        while len(in_flight) < limit and (runs := batches.take()) is not None:
+            batch = [(r, design.parameters(r)) for r in runs]
+            future = client.submit(run_batch, plugin_name, batch, pure=False,
+                                   key=f"cosim-sweep-{token}-{next(serial)}")
+            in_flight[future] = runs
+            completed.add(future)
 
     bar = tqdm(total=len(design), unit="run", desc="cosim sweep", disable=not progress,
                dynamic_ncols=True, leave=False)
     began = time.perf_counter()
     try:
-        while len(in_flight) < IN_FLIGHT_PER_THREAD * threads and submit():
-            pass
+        fill()
         for future in completed:
             runs = in_flight.pop(future)
             if future.status == "error":
@@ -134,8 +144,7 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
             bar.update(ended)
             if outcome.failures:
                 bar.set_postfix(failed=len(outcome.failures), refresh=False)
-            while len(in_flight) < IN_FLIGHT_PER_THREAD * threads and submit():
-                pass
+            fill()
     except BaseException:
         client.cancel(list(in_flight))
         raise

@@ -1,0 +1,94 @@
+"""Sweep scaling: the feedback example swept over Controller.b on local Dask clusters of 1 and
+2 worker processes (one thread each), timed in one run.
+
+Runs per second = runs / sweep wall time (first submission to last result, the workers'
+preparation of the system included; cluster start-up is not). Per-run overhead = (wall time x
+workers - the runs' own simulation times) / runs: worker time spent on anything but
+simulating. Each count is timed --repeat times, alternating, and the fastest sweep counts (the
+machine may be shared). Targets: 2 workers at least 1.7x the runs per second of 1 worker;
+overhead under 5 ms a run.
+
+    python tools/bench_sweep.py [--runs 2000] [--stop 5] [--repeat 3]
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "src")]
+from cosim import api  # noqa: E402
+from cosim.native import native  # noqa: E402
+
+SYSTEM = ROOT / "ssp_examples" / "feedback.ssp"
+SPEED_UP_TARGET, OVERHEAD_TARGET = 1.7, 5e-3
+
+
+def local_client(stack: contextlib.ExitStack, workers: int):
+    from distributed import Client, LocalCluster
+
+    cluster = stack.enter_context(LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+        silence_logs=logging.ERROR))
+    return stack.enter_context(Client(cluster))
+
+
+def fastest_sweeps(runs: int, stop: float, repeat: int) -> dict:
+    """The fastest of ``repeat`` sweeps on 1 and on 2 workers (alternating)."""
+    best: dict = {}
+    with contextlib.ExitStack() as stack:
+        clients = {workers: local_client(stack, workers) for workers in (1, 2)}
+        for _ in range(repeat):
+            for workers, client in clients.items():
+                result = api.sweep(SYSTEM, parameters=[f"Controller.b=1:4:{runs}"],
+                                   stop_time=stop, scheduler=client)
+                if workers not in best or result.wall_time < best[workers].wall_time:
+                    best[workers] = result
+    return best
+
+
+def fresh_run_seconds(stop: float, n: int = 10) -> float:
+    began = time.perf_counter()
+    for b in np.linspace(1, 4, n):
+        api.run(SYSTEM, stop_time=stop, parameters={"Controller.b": float(b)})
+    return (time.perf_counter() - began) / n
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--stop", type=float, default=5.0, help="stop time (0.01 s steps)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    native()  # build (or load) the C loop before timing
+    results = fastest_sweeps(args.runs, args.stop, args.repeat)
+    assert all(not r.failures and r.finished == args.runs for r in results.values())
+    assert np.array_equal(results[1].values, results[2].values)  # the same numbers
+    steps = round(args.stop / 0.01)
+    print(f"{SYSTEM.name}: {args.runs} runs of {steps} steps; cosim.run from the file "
+          f"(loading included): {fresh_run_seconds(args.stop) * 1e3:.1f} ms a run")
+    print(f"{'workers':<9}{'wall s':>8}{'runs/s':>9}{'sim ms/run':>12}{'setup s':>9}"
+          f"{'overhead ms/run':>17}")
+    overheads = {}
+    for workers, r in results.items():
+        overheads[workers] = (r.wall_time * r.workers - r.simulation_time) / r.finished
+        print(f"{workers:<9}{r.wall_time:>8.3f}{r.runs_per_second:>9.0f}"
+              f"{r.simulation_time / r.finished * 1e3:>12.3f}{r.setup_time:>9.3f}"
+              f"{overheads[workers] * 1e3:>17.3f}")
+    speed_up = results[2].runs_per_second / results[1].runs_per_second
+    overhead = max(overheads.values())
+    print(f"speed-up 2 vs 1 workers: {speed_up:.2f}x (target >= {SPEED_UP_TARGET}x)")
+    print(f"per-run overhead: {overhead * 1e3:.3f} ms (target < {OVERHEAD_TARGET * 1e3:g} ms)")
+    ok = speed_up >= SPEED_UP_TARGET and overhead < OVERHEAD_TARGET
+    print(f"targets: {'met' if ok else 'NOT met'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
