@@ -5,8 +5,9 @@ Runs per second = runs / sweep wall time (first submission to last result, the w
 preparation of the system included; cluster start-up is not). Per-run overhead = (wall time x
 workers - the runs' own simulation times) / runs: worker time spent on anything but
 simulating. Each count is timed --repeat times, alternating, and the fastest sweep counts (the
-machine may be shared). Targets: 2 workers at least 1.7x the runs per second of 1 worker;
-overhead under 5 ms a run.
+machine may be shared: the capacity line says how much faster two busy processes go than one,
+the ceiling of any speed-up at that moment). Targets: 2 workers at least 1.7x the runs per
+second of 1 worker; overhead under 5 ms a run.
 
     python tools/bench_sweep.py [--runs 2000] [--stop 5] [--repeat 3]
 """
@@ -53,6 +54,31 @@ def fastest_sweeps(runs: int, stop: float, repeat: int) -> dict:
     return best
 
 
+def _burn(seconds) -> None:
+    began = time.perf_counter()
+    x = 0
+    for i in range(3_000_000):
+        x += i
+    seconds.value = time.perf_counter() - began
+
+
+def parallel_capacity() -> float:
+    """How many times the work of one process two processes get done in the same time."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    times = {}
+    for n in (1, 2):
+        values = [context.Value("d", 0.0) for _ in range(n)]
+        processes = [context.Process(target=_burn, args=(v,)) for v in values]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join()
+        times[n] = max(v.value for v in values)
+    return 2 * times[1] / times[2]
+
+
 def fresh_run_seconds(stop: float, n: int = 10) -> float:
     began = time.perf_counter()
     for b in np.linspace(1, 4, n):
@@ -82,6 +108,7 @@ def main() -> int:
               f"{r.simulation_time / r.finished * 1e3:>12.3f}{r.setup_time:>9.3f}"
               f"{overheads[workers] * 1e3:>17.3f}")
     speed_up = results[2].runs_per_second / results[1].runs_per_second
+    print(f"capacity: 2 busy processes do {parallel_capacity():.2f}x the work of one right now")
     overhead = max(overheads.values())
     print(f"speed-up 2 vs 1 workers: {speed_up:.2f}x (target >= {SPEED_UP_TARGET}x)")
     print(f"per-run overhead: {overhead * 1e3:.3f} ms (target < {OVERHEAD_TARGET * 1e3:g} ms)")

@@ -208,3 +208,22 @@ def test_a_run_that_kills_its_worker_is_reported_and_the_others_complete(tmp_pat
     assert result.values["Crash.x"] == pytest.approx([0.5, 0.5], rel=1e-9)
     assert [(f.run, f.parameters, f.error) for f in result.failures] == [
         (1, {"Crash.crash": 1.0}, "the worker process died during this run (a crash in an FMU?)")]
+
+
+def test_a_system_the_workers_cannot_prepare_stops_the_sweep(client):
+    from cosim.master import Settings
+    from cosim.sweeps import SweepError, build_design, parse_axis
+    from cosim.sweeps.execute import Outcome, execute
+    from cosim.sweeps.worker import SweepPlugin, SystemFiles
+
+    plugin = SweepPlugin("cosim-test-broken", SystemFiles("broken.ssp", data=b"not a zip"),
+                         Settings(), OUTPUTS, series=False)
+    client.register_plugin(plugin, name=plugin.name)
+    try:
+        with pytest.raises(SweepError) as error:
+            execute(client, plugin.name, build_design([parse_axis("Controller.b=1,2")]),
+                    on_batch=None, outcome=Outcome())
+    finally:
+        client.unregister_worker_plugin(plugin.name)
+    assert error.value.message.startswith("preparing the system on a worker failed: ")
+    assert "broken.ssp" in error.value.message

@@ -9,10 +9,16 @@ from cosim import api
 from cosim.commands.system import add_run_settings, step_settings
 from cosim.sweeps import SweepInterrupted
 
+DESCRIPTION = """\
+Run an .ssp, SSP folder, .ssd or .fmu once per combination of parameter values, in
+parallel on a local Dask cluster or a Dask scheduler, and write one table: a row per run
+(or per run and time with --series) with the run's number, its parameters and its outputs.
+Failed runs are listed with their error; the others go on. Needs the sweep extra:
+pip install 'cosim[sweep]'."""
 EXAMPLES = """examples:
   cosim sweep system.ssp --param Plant.k=1:2:11 --param Plant.d=0.1,0.2 -o sweep.parquet
   cosim sweep system.ssp --zip --param Plant.k=1,2,3 --param Plant.d=0.1,0.2,0.3 -o zip.csv
-  cosim sweep system.ssp --samples 1000 --distribution Plant.k=normal(1.5,0.1) --seed 1 \\
+  cosim sweep system.ssp --samples 1000 --distribution 'Plant.k=normal(1.5,0.1)' --seed 1 \\
       --scheduler tcp://10.0.0.5:8786 --record Plant.x --series -o mc.parquet
 """
 
@@ -20,11 +26,7 @@ EXAMPLES = """examples:
 def register(subparsers: argparse._SubParsersAction) -> None:
     sweep = subparsers.add_parser(
         "sweep", help="run a system many times: parameter sweeps and Monte Carlo on Dask",
-        description="Run an .ssp, SSP folder, .ssd or .fmu once per combination of parameter "
-                    "values, in parallel on a local Dask cluster or a Dask scheduler, and "
-                    "write one table: a row per run (or per run and time with --series) with "
-                    "the run's number, its parameters and its outputs. Needs the sweep extra: "
-                    "pip install 'cosim[sweep]'.",
+        description=DESCRIPTION,
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     sweep.add_argument("target", help="an .ssp, SSP folder, .ssd or .fmu")
     sweep.add_argument("--param", action="append", default=[],

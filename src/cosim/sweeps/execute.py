@@ -13,6 +13,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
+from cosim.errors import CosimError
 from cosim.sweeps.design import Design
 from cosim.sweeps.spec import SweepError
 
@@ -88,7 +89,11 @@ class Outcome:
 def _lost(future, runs: range, batches: Batches, outcome: Outcome) -> int:
     """A batch whose worker died: its runs go again alone, so that only a run that kills
     its worker is lost; returns how many runs ended."""
+    if future.status == "cancelled":
+        raise SweepError("the scheduler cancelled a batch (did the cluster shut down?)")
     error = future.exception()
+    if isinstance(error, CosimError):  # the system could not be prepared on a worker
+        raise SweepError(error.message, error.location)
     if type(error).__name__ != "KilledWorker":
         raise SweepError(f"a batch failed on the workers: {type(error).__name__}: {error}")
     blamed = batches.worker_died(runs)
@@ -131,7 +136,7 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
         fill()
         for future in completed:
             runs = in_flight.pop(future)
-            if future.status == "error":
+            if future.status != "finished":
                 ended = _lost(future, runs, batches, outcome)
             else:
                 result = future.result()

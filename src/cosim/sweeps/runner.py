@@ -20,6 +20,7 @@ from cosim.sweeps.design import Design
 from cosim.sweeps.execute import Outcome, execute
 from cosim.sweeps.interrupt import Deferral
 from cosim.sweeps.result import Failure, SweepInterrupted, SweepResult
+from cosim.sweeps.spec import SweepError
 from cosim.sweeps.table import Layout, collect, layout_of, make_chunk, open_sink
 
 
@@ -69,6 +70,8 @@ def run_sweep(path: str | os.PathLike, design: Design, settings: Settings = Sett
     """Run ``design`` on ``path`` (see ``cosim.api.sweep`` for the arguments); the recorded
     outputs are ``settings.record``, or every output connector when it is empty."""
     require_extras(output is not None and Path(output).suffix.lower() == ".parquet")
+    if batch_size is not None and batch_size < 1:
+        raise SweepError(f"at least one run per batch, not {batch_size}", "--batch-size")
     with prepare(path, settings, variant) as session:  # one-line errors before any worker
         check_design(session, design)
         outputs = settings.record or session.columns
