@@ -11,6 +11,8 @@ import contextlib
 import io
 import logging
 import os
+import signal
+import threading
 import zipfile
 from pathlib import Path
 
@@ -71,12 +73,26 @@ def connect(workers: int | None, scheduler):
         # allowed-failures 0: a batch whose worker dies is not run again as it was (an FMU
         # that crashed would crash again) but one run at a time (execute._lost);
         # dashboard_address=":0": a free port, so that clusters side by side do not warn
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with dask.config.set({"distributed.scheduler.allowed-failures": 0}), _sigint_ignored():
             cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
                                    processes=True, dashboard_address=":0",
                                    silence_logs=logging.ERROR)
         with contextlib.closing(cluster), contextlib.closing(Client(cluster)) as client:
             yield client, True
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Worker processes started here inherit an ignored SIGINT: Ctrl-C in a terminal signals
+    the whole process group, and only this process is to handle it (keeping finished runs)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextlib.contextmanager

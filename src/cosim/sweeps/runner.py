@@ -8,6 +8,7 @@ Ctrl-C raises ``SweepInterrupted`` once the finished runs are on disk.
 from __future__ import annotations
 
 import csv
+import logging
 import os
 import uuid
 from pathlib import Path
@@ -22,6 +23,8 @@ from cosim.sweeps.interrupt import Deferral
 from cosim.sweeps.result import Failure, SweepInterrupted, SweepResult
 from cosim.sweeps.spec import SweepError
 from cosim.sweeps.table import Layout, collect, layout_of, make_chunk, open_sink
+
+LOGGER = logging.getLogger("cosim.sweep")
 
 
 def check_design(session: Session, design: Design) -> None:
@@ -59,7 +62,10 @@ def _run(path, design: Design, layout: Layout, settings: Settings, variant, sink
         try:
             execute(client, plugin_name, design, on_batch, outcome, batch_size, progress)
         finally:
-            client.unregister_worker_plugin(plugin_name)
+            try:
+                client.unregister_worker_plugin(plugin_name)
+            except Exception as error:  # a worker gone meanwhile: nothing left to drop there
+                LOGGER.debug("unregistering the sweep's worker plugin: %r", error)
 
 
 def run_sweep(path: str | os.PathLike, design: Design, settings: Settings = Settings(),
