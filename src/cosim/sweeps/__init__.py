@@ -2,9 +2,10 @@
 
 ``spec`` parses ``--param``/``--distribution`` text, ``design`` makes the table of runs,
 ``runner.run_sweep`` checks it, sends the system to the workers once (``cluster``, ``worker``),
-runs it in batches (``execute``) and writes the table as runs finish (``table``, ``result``).
+runs it in batches (``execute``) and writes the table as runs finish (``table``, ``result``;
+``interrupt`` holds Ctrl-C back while a batch is written).
 The package is ``sweeps`` so that it does not hide the function ``cosim.sweep``.
-Only ``spec``, ``design`` and ``result`` import without the ``sweep`` extra.
+Of these modules only ``worker`` needs the ``sweep`` extra to be imported.
 """
 from cosim.sweeps.design import Design, build_design, explicit_design
 from cosim.sweeps.result import Failure, SweepInterrupted, SweepResult

@@ -44,6 +44,8 @@ def _write_failures(path: Path, design: Design, failures: list[Failure]) -> None
 
 def _run(path, design: Design, layout: Layout, settings: Settings, variant, sink, chunks,
          outcome: Outcome, workers, scheduler, batch_size, progress) -> None:
+    """Send the system to the workers, run the design there, hand each batch to ``sink``
+    and ``chunks``; ``outcome`` follows (also when Ctrl-C ends it)."""
     def on_batch(result) -> None:
         if result.runs:
             chunk = make_chunk(layout, design, list(result.runs), list(result.values))
@@ -88,7 +90,7 @@ def run_sweep(path: str | os.PathLike, design: Design, settings: Settings = Sett
     interrupted = False
     try:
         _run(path, design, layout, settings, variant, sink, chunks, outcome, workers,
-                       scheduler, batch_size, progress)
+             scheduler, batch_size, progress)
     except KeyboardInterrupt:
         interrupted = True
     finally:
