@@ -134,8 +134,9 @@ def test_bad_designs(arguments, location, message):
 
 
 def test_explicit_runs():
-    design = explicit_design([{"a.x": 1.0, "b.y": 2}, {"b.y": 3, "a.x": 1.5}])
+    design = explicit_design([{"a.x": 1.0, "b.y": 2}, {"b.y": np.int64(3), "a.x": 1.5}])
     assert design.names == ("a.x", "b.y") and design.rows == ((1.0, 2), (1.5, 3))
+    assert type(design.rows[1][1]) is int
     with pytest.raises(SweepError) as error:
         explicit_design([{"a.x": 1.0}, {"a.x": 2.0, "b.y": 1}])
     assert error.value.message == "runs[1] does not set the same parameters as runs[0] " \
@@ -145,6 +146,7 @@ def test_explicit_runs():
 def test_api_forms_of_parameters_and_distributions():
     assert as_axes({"a.x": "1:2:3", "b.y": [4, 5]}) == [Axis("a.x", (1.0, 1.5, 2.0)),
                                                         Axis("b.y", (4, 5))]
+    assert [type(v) for v in as_axes({"a.x": np.linspace(0, 1, 2)})[0].values] == [float] * 2
     assert as_axes("a.x=1,2") == [Axis("a.x", (1, 2))]
     assert as_distributions({"a.x": "uniform(0,1)"}) == [Distribution("a.x", "uniform",
                                                                       (0.0, 1.0))]

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from cosim.sweeps.spec import Axis, Distribution, SweepError
+from cosim.sweeps.spec import Axis, Distribution, SweepError, plain
 
 MODES = ("grid", "zip")
 
@@ -109,4 +109,4 @@ def explicit_design(runs: Sequence[Mapping[str, object]]) -> Design:
             difference = sorted(set(run) ^ set(names))
             raise SweepError(f"runs[{k}] does not set the same parameters as runs[0] "
                              f"(differ in {', '.join(difference)})")
-    return Design(names, tuple(tuple(run[name] for name in names) for run in runs))
+    return Design(names, tuple(tuple(plain(run[name]) for name in names) for run in runs))

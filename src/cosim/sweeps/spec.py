@@ -74,6 +74,11 @@ def parse_value(text: str):
     return text
 
 
+def plain(value):
+    """A numpy scalar as the Python value (as it prints in messages and tables)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def parse_axis(text: str, flag: str = "--param") -> Axis:
     """``comp.var=START:STOP:N`` (``N`` evenly spaced values, both ends included) or
     ``comp.var=v1,v2,...`` (a single value is a list of one)."""
@@ -129,10 +134,10 @@ def as_axes(parameters) -> list[Axis]:
     for name, values in parameters.items():
         if isinstance(values, str):
             axes.append(parse_axis(f"{name}={values}"))
-        elif not values:
+        elif len(values) == 0:
             raise SweepError("no values", f"--param {name}")
         else:
-            axes.append(Axis(name, tuple(values)))
+            axes.append(Axis(name, tuple(plain(v) for v in values)))
     return axes
 
 
