@@ -9,7 +9,7 @@ machine may be shared: the capacity line says how much faster two busy processes
 the ceiling of any speed-up at that moment). Targets: 2 workers at least 1.7x the runs per
 second of 1 worker; overhead under 5 ms a run.
 
-    python tools/bench_sweep.py [--runs 2000] [--stop 5] [--repeat 3]
+    python tools/bench_sweep.py [--runs 2000] [--stop 5] [--repeat 5]
 """
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--stop", type=float, default=5.0, help="stop time (0.01 s steps)")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     native()  # build (or load) the C loop before timing
     results = fastest_sweeps(args.runs, args.stop, args.repeat)
