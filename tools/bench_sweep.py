@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import sys
 import time
 from pathlib import Path
@@ -32,12 +31,12 @@ SPEED_UP_TARGET, OVERHEAD_TARGET = 1.7, 5e-3
 
 
 def local_client(stack: contextlib.ExitStack, workers: int):
-    from distributed import Client, LocalCluster
+    """A client of a local cluster as ``cosim sweep --workers N`` starts it."""
+    from distributed import Client
 
-    cluster = stack.enter_context(LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-        silence_logs=logging.ERROR))
-    return stack.enter_context(Client(cluster))
+    from cosim.sweeps.cluster import local_cluster
+
+    return stack.enter_context(Client(stack.enter_context(local_cluster(workers))))
 
 
 def fastest_sweeps(runs: int, stop: float, repeat: int) -> dict:

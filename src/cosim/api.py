@@ -142,7 +142,7 @@ def sweep(path: str | os.PathLike, parameters: Sequence[str] | Mapping[str, obje
     output : str or PathLike, optional
         ``.parquet`` or ``.csv`` file, appended to as runs finish.
     batch_size : int, optional
-        Runs per Dask task (default: about a quarter second of runs).
+        Runs per Dask task (default: about half a second of runs).
     progress : bool
         A progress bar over runs on stderr.
 

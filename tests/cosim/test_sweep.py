@@ -7,7 +7,6 @@ The feedback example settles at x = 1000 b / (1 - c) mm (Controller: y = b + c w
 from __future__ import annotations
 
 import csv
-import logging
 import os
 import signal
 import zipfile
@@ -31,11 +30,11 @@ pytestmark = pytest.mark.xdist_group("sweep-cluster")
 
 @pytest.fixture(scope="module")
 def client():
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as client:
+    from cosim.sweeps.cluster import local_cluster
+
+    with local_cluster(2) as cluster, Client(cluster) as client:  # as `--workers 2` makes it
         yield client
 
 

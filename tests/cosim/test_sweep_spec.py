@@ -181,19 +181,19 @@ def test_a_recorded_output_cannot_also_be_a_parameter():
         "--record a.k", "'a.k' is both a swept parameter and a recorded output")
 
 
-def test_batches_last_a_quarter_second_and_shrink_at_the_end():
-    batches = Batches(n_runs=1000, threads=2)
+def test_batches_last_half_a_second_and_shrink_at_the_end():
+    batches = Batches(n_runs=2000, threads=2)
     assert batches.take() == range(0, 2)        # until a run's time is known
-    batches.observe(2, 0.002)                  # 1 ms a run: 250 runs make a quarter second
-    assert batches.take() == range(2, 252)
+    batches.observe(0.001)                     # 1 ms a run: 500 runs make half a second
+    assert batches.take() == range(2, 502)
     # at most what is left over the 4 batches in flight: the workers finish together
-    assert batches.take() == range(252, 252 + 187)
+    assert batches.take() == range(502, 502 + 375)
     sizes = []
     while (runs := batches.take()) is not None:
         sizes.append(len(runs))
     assert sizes == sorted(sizes, reverse=True)
     assert min(sizes[:-1]) == 50 and sizes[-1] <= 50  # no batch under 50 ms but the last
-    assert sum(sizes) == 1000 - 439
+    assert sum(sizes) == 2000 - 877
     assert batches.worker_died(range(10, 12)) == []  # its runs go again, alone
     assert [batches.take(), batches.take()] == [range(10, 11), range(11, 12)]
     assert batches.worker_died(range(11, 12)) == []  # a second chance: it may not be to blame

@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sweep.add_argument("--series", action="store_true",
                        help="full time series instead of the final values")
     sweep.add_argument("--batch-size", type=int, metavar="N",
-                       help="runs per Dask task (default: about a quarter second of runs)")
+                       help="runs per Dask task (default: about half a second of runs)")
     sweep.add_argument("-o", "--output", required=True, help="result table, .parquet or .csv")
     sweep.add_argument("--quiet", action="store_true",
                        help="no progress bar; only failed runs are printed (on stderr)")

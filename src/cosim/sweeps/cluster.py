@@ -1,9 +1,9 @@
 """Where the runs go: a local Dask cluster (processes of one thread) or a scheduler's address.
 
 Input: a worker count, or a ``tcp://host:port`` address or a ``distributed.Client``.
-Output: a connected client (``connect``), and the target packed for workers that do not share
-this machine's files (``system_files``). ``require_extras`` says how to install what is
-missing.
+Output: a connected client (``connect``; ``local_cluster`` starts the local one), and the
+target packed for workers that do not share this machine's files (``system_files``).
+``require_extras`` says how to install what is missing.
 """
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ INSTALL = "pip install 'cosim[sweep]'"
 CONNECT_SECONDS = 30      # to reach a scheduler
 WORKER_WAIT_SECONDS = 60  # for a scheduler's first worker
 MAX_PACKED_BYTES = 1 << 30
+# The scheduler of a local cluster. allowed-failures 0: a batch whose worker died is not run
+# again as it was (an FMU that crashed would crash again) but run by run (execute._lost).
+# worker-saturation inf: a worker holds its next batch and starts it without waiting for the
+# scheduler (queuing on the scheduler costs a round trip between batches).
+LOCAL_CONFIG = {"distributed.scheduler.allowed-failures": 0,
+                "distributed.scheduler.worker-saturation": float("inf")}
 
 
 def require_extras(parquet: bool) -> None:
@@ -44,7 +50,7 @@ def default_workers() -> int:
 def connect(workers: int | None, scheduler):
     """Yields ``(client, local)``: ``local`` when this call started the cluster, so that the
     workers share this machine's files. A client given as ``scheduler`` is used as is."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     if scheduler is not None and not isinstance(scheduler, str):
         yield scheduler, False
@@ -67,18 +73,22 @@ def connect(workers: int | None, scheduler):
         return
     if workers is not None and workers < 1:
         raise SweepError(f"at least one worker is needed, not {workers}", "--workers")
-    import dask
-
     with _quiet("distributed"):  # its INFO lines on starting and stopping are not ours to show
-        # allowed-failures 0: a batch whose worker dies is not run again as it was (an FMU
-        # that crashed would crash again) but one run at a time (execute._lost);
-        # dashboard_address=":0": a free port, so that clusters side by side do not warn
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0}), _sigint_ignored():
-            cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1,
-                                   processes=True, dashboard_address=":0",
-                                   silence_logs=logging.ERROR)
+        cluster = local_cluster(workers or default_workers())
         with contextlib.closing(cluster), contextlib.closing(Client(cluster)) as client:
             yield client, True
+
+
+def local_cluster(workers: int):
+    """A Dask ``LocalCluster`` of ``workers`` processes of one thread, set up for sweeps
+    (``LOCAL_CONFIG``; the workers leave Ctrl-C to this process)."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set(LOCAL_CONFIG), _sigint_ignored():
+        # dashboard_address=":0": a free port, so that clusters side by side do not warn
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                            dashboard_address=":0", silence_logs=logging.ERROR)
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from cosim.sweeps.design import Design
 from cosim.sweeps.spec import SweepError
 
 FIRST_BATCH = 2          # runs per batch until a run's time is known
-BATCH_SECONDS = 0.25     # then batches last about this long (Dask costs ms per task),
+BATCH_SECONDS = 0.5      # then batches last about this long (a worker idles ms between two),
 MIN_BATCH_SECONDS = 0.05  # and no less towards the end
 MAX_BATCH = 10000
 IN_FLIGHT_PER_THREAD = 2  # batches queued per worker thread
@@ -39,19 +40,19 @@ class Batches:
         self.n_runs = n_runs
         self.threads = max(threads, 1)
         self.fixed = fixed
-        self.seconds = 0.0
-        self.timed = 0
+        self.per_run: float | None = None
 
-    def observe(self, runs: int, seconds: float) -> None:
-        self.timed += runs
-        self.seconds += seconds
+    def observe(self, seconds: float) -> None:
+        """A run's time in the latest batch: the median (a session's first run also loads
+        libraries), so that batches follow runs that get slower or faster."""
+        self.per_run = max(seconds, 1e-6)
 
     def size(self) -> int:
         if self.fixed is not None:
             return self.fixed
-        if self.timed == 0:
+        if self.per_run is None:
             return FIRST_BATCH
-        per_run = max(self.seconds / self.timed, 1e-6)
+        per_run = self.per_run
         share = math.ceil((self.n_runs - self.next_run) / (IN_FLIGHT_PER_THREAD * self.threads))
         size = max(round(MIN_BATCH_SECONDS / per_run), min(share, round(BATCH_SECONDS / per_run)))
         return max(1, min(size, MAX_BATCH))
@@ -143,7 +144,9 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
                 outcome.failures.extend(result.failures)
                 outcome.simulation_time += sum(result.simulation_times)
                 outcome.setup_time += result.setup_time
-                batches.observe(len(runs), result.elapsed)
+                times = result.simulation_times
+                batches.observe(statistics.median(times) if times else
+                                result.elapsed / len(runs))
                 on_batch(result)
                 ended = len(runs)
             bar.update(ended)
