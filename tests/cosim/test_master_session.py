@@ -88,3 +88,17 @@ def test_third_party_fmus_reset_between_runs(tmp_path, built):
             assert np.array_equal(result.values,
                                   api.run(system, parameters={"G3.k": k3}).values)
         assert (session.instantiations, session.resets) == (1, 2)
+
+
+def test_model_exchange_components_get_a_new_driver_each_run(tmp_path, built):
+    from test_me_driver import me_system
+
+    system = me_system(tmp_path, built, "BouncingBall", ("h", "v"))
+    settings = Settings(stop_time=1.0, step_size=0.01, tolerance=1e-8)
+    with prepare(system, settings) as session:
+        for e in (0.7, 0.5, 0.7):
+            result = session.run({"BouncingBall.e": e})
+            fresh = api.run(system, stop_time=1.0, step_size=0.01, tolerance=1e-8,
+                            parameters={"BouncingBall.e": e})
+            assert np.array_equal(result.values, fresh.values)
+        assert (session.instantiations, session.resets) == (1, 2)
