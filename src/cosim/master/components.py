@@ -78,13 +78,30 @@ def start_components(plan: Plan, fmus: dict[str, LoadedFmu], deadline: float | N
                                    isolate=planned.isolated, deadline=deadline)
             component = LiveComponent(planned, instance)
             live.append(component)
-            _apply_parameters(instance, planned)
-            instance.enter_initialization(plan.start_time, plan.stop_time, plan.tolerance)
-            component.initialized = True
+            _initialize(component, plan)
     except BaseException:
         close_components(live)
         raise
     return live
+
+
+def restart_components(plan: Plan, live: list[LiveComponent], deadline: float | None = None) -> None:
+    """Reset terminated instances (``fmi3Reset``/``fmi2Reset``) and set them up for ``plan``
+    as ``start_components`` does, so that one loaded system runs many times; an instance that
+    refuses raises ``FmiCallError`` (the caller instantiates anew)."""
+    for component, planned in zip(live, plan.components):
+        instance = component.instance
+        instance.log.problems, instance.log.last = [], ""  # no message from the last run
+        instance.library.set_deadline(deadline)
+        instance.call(f"fmi{instance.info.major}Reset")
+        component.planned = planned
+        _initialize(component, plan)
+
+
+def _initialize(component: LiveComponent, plan: Plan) -> None:
+    _apply_parameters(component.instance, component.planned)
+    component.instance.enter_initialization(plan.start_time, plan.stop_time, plan.tolerance)
+    component.initialized = True
 
 
 def _make_driver(component: LiveComponent, tolerance: float):
@@ -132,8 +149,9 @@ def driver_error(component: LiveComponent, status: int, function: str) -> FmiCal
     return FmiCallError(function, status, component.planned.path, component.driver.t, message)
 
 
-def close_components(live: list[LiveComponent]) -> None:
-    """Terminate (where initialized) and free every instance; failures here are only logged."""
+def close_components(live: list[LiveComponent], free: bool = True) -> None:
+    """Terminate (where initialized) and free every instance; failures here are only logged.
+    ``free=False`` keeps the instances, terminated, for ``restart_components``."""
     lib = native().lib if any(c.driver is not None for c in live) else None
     for component in live:
         if component.driver is not None:
@@ -145,4 +163,6 @@ def close_components(live: list[LiveComponent]) -> None:
                 component.instance.terminate()
         except CosimError as error:
             LOGGER.debug("%s", error)
-        component.instance.free()
+        component.initialized = False
+        if free:
+            component.instance.free()

@@ -10,7 +10,7 @@ worker process (by default those a tool other than ours generated).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 from compiler.fmu import GENERATION_TOOL
@@ -166,13 +166,7 @@ def _split(name: str, paths) -> tuple[str, str] | None:
 def _components(structure, infos, settings, step, location) -> list[PlannedComponent]:
     asked_steps = dict(settings.step_sizes)
     resolved, _ = resolve_parameters(structure)
-    overrides: dict[str, dict] = {}
-    for name, value in settings.parameters:
-        split = _split(name, infos)
-        if split is None:
-            raise PlanError(f"parameter '{name}': no component of that name "
-                            f"(components: {', '.join(sorted(infos))})")
-        overrides.setdefault(split[0], {})[split[1]] = value
+    overrides = _overrides(settings.parameters, infos)
     components = []
     for path, _document, component in iter_components(structure):
         where = str(component.location or location)
@@ -200,6 +194,37 @@ def _components(structure, infos, settings, step, location) -> list[PlannedCompo
     if not components:
         raise PlanError("the system has no FMU component to run", location)
     return components
+
+
+def _overrides(parameters, infos) -> dict[str, dict[str, object]]:
+    """``{component path: {variable: value}}`` of ``("component.variable", value)`` pairs."""
+    overrides: dict[str, dict] = {}
+    for name, value in parameters:
+        split = _split(name, infos)
+        if split is None:
+            raise PlanError(f"parameter '{name}': no component of that name "
+                            f"(components: {', '.join(sorted(infos))})")
+        overrides.setdefault(split[0], {})[split[1]] = value
+    return overrides
+
+
+def with_parameters(plan: Plan, infos: Mapping[str, ModelInfo],
+                    parameters: Mapping[str, object]) -> Plan:
+    """``plan`` with ``parameters`` (``{"component.variable": value}``) set over the values it
+    has: one run of a sweep. ``PlanError`` as for ``Settings.parameters``."""
+    overrides = _overrides(parameters.items(), infos)
+    if not overrides:
+        return plan
+    components = []
+    for component in plan.components:
+        asked = overrides.get(component.path)
+        if asked:
+            values = {variable.name: value for variable, value in component.parameters}
+            values.update(asked)
+            component = replace(component, parameters=_parameters(
+                component.path, infos[component.path], values, component.location))
+        components.append(component)
+    return replace(plan, components=tuple(components))
 
 
 def _interface(path, implementation, info, where) -> str:

@@ -102,9 +102,9 @@ def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) 
     return None
 
 
-def _start(plan: Plan, fmus, deadline: float | None, live: list) -> NativeLoop:
-    """Instantiate and initialize every component (into ``live``); the loop, ready to step."""
-    live.extend(start_components(plan, fmus, deadline))
+def _start(plan: Plan, fmus, deadline: float | None, live: list, start) -> NativeLoop:
+    """Bring the components up with ``start`` (into ``live``); the loop, ready to step."""
+    live.extend(start(plan, fmus, deadline))
     loop = NativeLoop(plan, live)
     loop.set_deadline(deadline)
     status = loop.initialize()
@@ -119,9 +119,10 @@ def _start(plan: Plan, fmus, deadline: float | None, live: list) -> NativeLoop:
     return loop
 
 
-def _run_plan(plan: Plan, fmus, output, progress_enabled: bool,
-              began: float | None = None) -> RunResult:
-    """Run ``plan``; a failure keeps the rows so far (on disk, and as the error's ``result``)."""
+def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | None = None,
+              start=start_components, close=close_components) -> RunResult:
+    """Run ``plan``; a failure keeps the rows so far (on disk, and as the error's ``result``).
+    ``start``/``close``: how the components come up and go (a Session keeps them)."""
     columns = tuple(name for name, _ in plan.columns)
     writer = open_writer(output, columns) if output is not None else None
     kept: list[np.ndarray] = []
@@ -133,7 +134,7 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool,
         if plan.timeout is not None else None
     terminated_by = None
     try:
-        loop = _start(plan, fmus, deadline, live)
+        loop = _start(plan, fmus, deadline, live, start)
         first = loop.record(plan.start_time)[None, :]
         kept.append(first)
         if writer is not None:
@@ -148,7 +149,7 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool,
             writer.close()
         if loop is not None:
             loop.free_saved_states(live)
-        close_components(live)
+        close(live)
     if terminated_by:
         LOGGER.info("%s asked to terminate the run", terminated_by)
     if loop is not None and loop.m.warnings:
