@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import os
 import signal
+import time
 import zipfile
 from pathlib import Path
 
@@ -226,3 +227,23 @@ def test_a_system_the_workers_cannot_prepare_stops_the_sweep(client):
         client.unregister_worker_plugin(plugin.name)
     assert error.value.message.startswith("preparing the system on a worker failed: ")
     assert "broken.ssp" in error.value.message
+
+
+def test_a_cluster_left_without_workers_stops_the_sweep(monkeypatch):
+    from distributed import Client
+
+    from cosim.sweeps import SweepError, build_design, parse_axis
+    from cosim.sweeps import execute as execute_module
+    from cosim.sweeps.cluster import local_cluster
+
+    monkeypatch.setattr(execute_module, "NO_WORKER_SECONDS", 2.0)
+    cluster = local_cluster(1)
+    with cluster, Client(cluster) as client:
+        cluster.scale(0)
+        while client.nthreads():
+            time.sleep(0.05)
+        with pytest.raises(SweepError) as error:
+            execute_module.execute(client, "cosim-test-nothing",
+                                   build_design([parse_axis("Controller.b=1,2")]),
+                                   on_batch=None, outcome=execute_module.Outcome())
+    assert error.value.message.startswith("no Dask worker left for 2.0 s")

@@ -26,6 +26,8 @@ IN_FLIGHT_PER_THREAD = 2  # batches queued per worker thread
 # A run is blamed for its worker's death when the worker died twice while running it alone.
 DEATHS_TO_BLAME = 2
 DIED = "the worker process died during this run (a crash in an FMU?)"
+POLL_SECONDS = 1.0        # how often a sweep waiting for batches checks that workers exist
+NO_WORKER_SECONDS = 120   # without any worker this long (none restarted), the sweep stops
 
 
 class Batches:
@@ -107,7 +109,6 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
     """Run every run of ``design`` on ``client``'s workers; ``on_batch(result)`` gets each
     finished ``BatchResult`` and ``outcome`` is kept up to date. Ctrl-C (or any error)
     cancels what is in flight and propagates."""
-    from distributed import as_completed
     from tqdm import tqdm
 
     from cosim.sweeps.worker import run_batch
@@ -115,27 +116,25 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
     threads = outcome.workers = sum(client.nthreads().values())
     batches = Batches(len(design), threads, batch_size)
     in_flight: dict = {}
-    completed = as_completed()
     token = uuid.uuid4().hex[:8]
     serial = itertools.count()
 
     def fill() -> None:
         # while suspects run alone, one task per live worker thread: a death names its run
         limit = max(1, sum(client.nthreads().values())) if batches.suspects else \
-            IN_FLIGHT_PER_THREAD * threads
+            IN_FLIGHT_PER_THREAD * max(threads, 1)
         while len(in_flight) < limit and (runs := batches.take()) is not None:
             batch = [(r, design.parameters(r)) for r in runs]
             future = client.submit(run_batch, plugin_name, batch, pure=False,
                                    key=f"cosim-sweep-{token}-{next(serial)}")
             in_flight[future] = runs
-            completed.add(future)
 
     bar = tqdm(total=len(design), unit="run", desc="cosim sweep", disable=not progress,
                dynamic_ncols=True, leave=False)
     began = time.perf_counter()
     try:
         fill()
-        for future in completed:
+        for future in _finished(client, in_flight):
             runs = in_flight.pop(future)
             if future.status != "finished":
                 ended = _lost(future, runs, batches, outcome)
@@ -159,3 +158,29 @@ def execute(client, plugin_name: str, design: Design, on_batch, outcome: Outcome
     finally:
         outcome.wall_time = time.perf_counter() - began
         bar.close()
+
+
+def _finished(client, in_flight: dict):
+    """The futures of ``in_flight`` as they finish, until it is empty. Waits in short polls
+    so that a cluster left without workers (a crashed worker that its nanny could not start
+    again, say on an overloaded machine) stops the sweep with an error instead of waiting
+    for ever."""
+    from distributed import wait
+
+    without_workers = None
+    while in_flight:
+        try:
+            done, _ = wait(list(in_flight), timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            done = ()
+        if done:
+            without_workers = None
+            yield from (future for future in list(in_flight) if future in done)
+            continue
+        if client.nthreads():
+            without_workers = None
+        elif without_workers is None:
+            without_workers = time.monotonic()
+        elif time.monotonic() - without_workers > NO_WORKER_SECONDS:
+            raise SweepError(f"no Dask worker left for {NO_WORKER_SECONDS} s (the workers "
+                             f"died and none started again); the finished runs are kept")
