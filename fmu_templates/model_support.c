@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "dense_lu.h"
 #include "model_support.h"
 
 /* ---- sample instants ---- */
@@ -30,16 +29,19 @@ double sample_next(double t, double start, double interval) {
 /* Between events a failure asks the integrator for a smaller step; elsewhere it is final. */
 static Status failure(const ModelData *m) { return m->event_mode ? StatusError : StatusDiscard; }
 
+Status factor_linear(ModelData *m, size_t n, double *a, size_t *pivot, const char *description) {
+    const int singular = dense_lu_factor(n, a, pivot);
+    if (!singular) return StatusOK;
+    const Status status = failure(m);
+    model_log(m, status, "logSingularLinearSystems",
+              "singular linear system (no pivot in column %d) in %s at t = %.17g", singular,
+              description, m->time);
+    return status;
+}
+
 Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
                     const char *description) {
-    const int singular = dense_lu_factor(n, a, pivot);
-    if (singular) {
-        const Status status = failure(m);
-        model_log(m, status, "logSingularLinearSystems",
-                  "singular linear system (no pivot in column %d) in %s at t = %.17g", singular,
-                  description, m->time);
-        return status;
-    }
+    CHECK(factor_linear(m, n, a, pivot, description));
     dense_lu_solve(n, a, pivot, b);
     return StatusOK;
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dense_lu.h"
 #include "model.h"
 
 /* Return from the calling function if `call` yields an error (Discard or worse). */
@@ -76,6 +77,8 @@ double sample_next(double t, double start, double interval);
 /* Solve A x = b (A row-major n x n, overwritten by its factors; b becomes x). */
 Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
                     const char *description);
+/* Factor A for several solves with dense_lu_solve (dense_lu.h). */
+Status factor_linear(ModelData *m, size_t n, double *a, size_t *pivot, const char *description);
 
 /* The loop's residuals r(x), computed after writing x into the model's variables. */
 typedef Status (*NewtonResidual)(ModelData *m, const double *x, double *r);

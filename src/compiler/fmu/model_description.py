@@ -159,7 +159,21 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
     variables = etree.SubElement(root, "ModelVariables")
     etree.SubElement(variables, "Float64", name="time", valueReference="0", causality="independent",
                      variability="continuous", description="Simulation time")
-    variables.extend(_variable_element(v, layout) for v in layout.variables)
+    aliases: dict[str, list[Variable]] = {}
+    for variable in layout.variables:
+        if variable.alias_of:
+            aliases.setdefault(variable.alias_of, []).append(variable)
+    for variable in layout.variables:
+        if variable.alias_of:
+            continue
+        element = _variable_element(variable, layout)
+        for alias in aliases.get(variable.name, ()):
+            # FMI 3.0: an alias is another name of the same variable, an <Alias> child
+            attributes = {"name": alias.name}
+            if alias.description:
+                attributes["description"] = alias.description
+            etree.SubElement(element, "Alias", attributes)
+        variables.append(element)
     root.append(_model_structure(interface, layout))
     validate(root, "fmi3ModelDescription.xsd", "modelDescription.xml")
     return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")

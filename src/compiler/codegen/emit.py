@@ -1,0 +1,179 @@
+"""``System`` -> model.c (the six functions of fmu_templates/model.h) and its FMU interface.
+
+Input: a causalized ``System``. Output: ``EmittedModel``: the ``ModelInterface`` the packager
+turns into modelDescription.xml and config.h, and the C text of the equations. Parameters
+fixed at compile time are folded first (``parameters``); ``interface`` lays out the slots;
+``blocks``, ``events``, ``jacobian`` and ``functions`` write the parts assembled here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.codegen.blocks import INDENT, Context, Sequence, function_text
+from compiler.codegen.events import (
+    assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
+    initial_latch_lines, latch_update_lines, next_sample_lines, when_clause_lines)
+from compiler.codegen.functions import FunctionCode
+from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout
+from compiler.codegen.jacobian import jacobian_lines
+from compiler.codegen.naming import plain_identifier
+from compiler.codegen.parameters import fold, plan_parameters
+from compiler.fmu import ModelInterface
+from compiler.system import System
+
+# Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
+EMITTER_VERSION = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class EmittedModel:
+    """The interface of an FMU and the C text of its equations (model.c)."""
+    interface: ModelInterface
+    source: str
+
+
+def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
+    """Generate the C of ``system``; ``identifier`` is the FMU's modelIdentifier (default:
+    the model's name as a C identifier). Raises ``EmitError`` for what C cannot express."""
+    plan = plan_parameters(system)
+    system = fold(system, plan)
+    layout = make_layout(system, plan, identifier or plain_identifier(system.name))
+    samples = {item.var: (item.start, item.interval) for item in system.samples}
+    context = Context(layout.slots, samples, FunctionCode(system.functions), system.when_clauses)
+    return EmittedModel(layout.interface, _Module(system, layout, context).text())
+
+
+class _Module:
+    """The text of model.c, part by part."""
+
+    def __init__(self, system: System, layout: Layout, context: Context):
+        self.system = system
+        self.layout = layout
+        self.context = context
+        self.terminate_flag = TERMINATE_FLAG in context.slots
+
+    def text(self) -> str:
+        system = self.system
+        n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
+        derivatives = Sequence(self.context).add_all(system.blocks[:n_d]).lines
+        indicators = Sequence(self.context).add_all(system.blocks[n_d:n_i]).lines
+        others = Sequence(self.context).add_all(system.blocks[n_i:]).lines
+        initial = Sequence(self.context, initial=True, skip=self.layout.exact_states)
+        initial.add_all(system.initial_blocks)
+        jacobian = self._jacobian()
+        parts = [self._header()]
+        parts += self.context.functions.definitions(self.context)
+        parts += self.context.helpers
+        parts += [
+            function_text("/* the blocks the event indicators need besides the derivatives' */",
+                          "static Status indicator_blocks(ModelData *m)", indicators),
+            function_text("/* the blocks of the remaining variables */",
+                          "static Status other_blocks(ModelData *m)", others),
+            function_text("/* variables kept equal to others: negated aliases */",
+                          "static void derived_values(ModelData *m)", self._assignments(
+                              self._derived(copies=False)), result=None),
+            function_text("/* every variable from time, states, inputs, parameters and latches */",
+                          "static Status evaluate_all(ModelData *m)",
+                          ["CHECK(model_derivatives(m));", "CHECK(indicator_blocks(m));",
+                           "CHECK(other_blocks(m));", "derived_values(m);"]),
+            self._initialize(initial.lines),
+            function_text("", "Status model_derivatives(ModelData *m)",
+                          derivatives + self._assignments(self._derived(copies=True))),
+            function_text("", "Status model_outputs(ModelData *m)",
+                          ["CHECK(indicator_blocks(m));", "CHECK(other_blocks(m));",
+                           "derived_values(m);"] + assert_lines(self.context, system)),
+            function_text("", "Status model_event_indicators(ModelData *m, double z[])",
+                          ["CHECK(indicator_blocks(m));"] + indicator_lines(self.context, system)
+                          if system.relations else ["(void)z;"]),
+            self._event_update(),
+            jacobian,
+        ]
+        return "\n\n".join(part for part in parts if part) + "\n"
+
+    def _header(self) -> str:
+        system = self.system
+        description = f": {system.description}" if system.description else ""
+        return "\n".join([
+            f"/* {system.name}{description}",
+            " *",
+            " * Generated by cosim from the causalized model. Do not edit: change the Modelica",
+            " * source and compile again. Slots are named after the Modelica variables (config.h);",
+            " * comments give each equation's variable and source. */",
+            "#include <math.h>",
+            "#include <stdlib.h>",
+            "",
+            '#include "model.h"',
+            '#include "model_support.h"'])
+
+    def _derived(self, copies: bool) -> list:
+        derivative_copies = {v.name for v in self.layout.interface.variables if v.derivative_of}
+        return [(name, expr) for name, expr in self.layout.derived
+                if (name in derivative_copies) == copies]
+
+    def _assignments(self, pairs) -> list[str]:
+        writer = self.context.writer()
+        lines = []
+        for name, expr in pairs:
+            text = writer.text(expr)
+            lines.extend(writer.take_lines())
+            lines.append(f"{writer.slot(name).text} = {text}; /* {name} */")
+        return lines
+
+    def _initialize(self, initial_lines: list[str]) -> str:
+        context, system, layout = self.context, self.system, self.layout
+        lines = []
+        fixed = self._assignments(layout.fixed_values)
+        if fixed:
+            lines += ["/* parameters and constant aliases computed from tunable parameters */"] + fixed
+        guesses = self._assignments(layout.computed_starts)
+        if guesses:
+            lines += ["/* start values (guesses) that depend on parameters */"] + guesses
+        lines += ["/* the initialization system */"] + initial_lines
+        latches = initial_latch_lines(context, system)
+        if latches:
+            lines += ["/* relations start as written */"] + latches
+        lines += initial_action_lines(context, system, self.terminate_flag)
+        lines += self._assignments(self._derived(copies=True))
+        lines.append("derived_values(m);")
+        return function_text(
+            "/* Initialization: every variable at the start time (runs again on each read in\n"
+            " * Initialization Mode; exact start values and parameters stay as set). */",
+            "Status model_initialize(ModelData *m)", lines)
+
+    def _event_update(self) -> str:
+        context, system = self.context, self.system
+        lines = ["CHECK(evaluate_all(m));"]
+        latches = latch_update_lines(context, system)
+        if latches:
+            lines += ["/* relations switch */"] + latches + ["CHECK(evaluate_all(m));"]
+        clauses = when_clause_lines(context, system)
+        if clauses:
+            lines += ["/* when-clauses that fire: reinit, assert, terminate */"] + clauses
+            if any(clause.reinits for clause in system.when_clauses):
+                lines.append("if (update->state_values_changed) CHECK(evaluate_all(m));")
+        lines += assert_lines(context, system)
+        if self.terminate_flag:
+            flag = context.slots[TERMINATE_FLAG].text
+            lines.append(f"if ({flag}) update->terminate_simulation = true;")
+        lines += discrete_change_lines(context, system)
+        lines += next_sample_lines(context, system)
+        if not any("update" in line for line in lines):
+            lines.append("(void)update;")
+        return function_text(
+            "/* One event iteration (pre values hold the values before it): blocks, relations,\n"
+            " * blocks again, when-clauses, asserts; then whether discrete values changed. */",
+            "Status model_event_update(ModelData *m, EventUpdate *update)", lines)
+
+    def _jacobian(self) -> str:
+        signature = "Status model_jacobian(ModelData *m, double values[])"
+        if not self.layout.interface.has_jacobian:
+            return function_text("/* no analytic Jacobian: the runtime uses differences */",
+                                 signature, ["(void)values;"], result="StatusError")
+        lines = jacobian_lines(self.context, self.system)
+        if not any("J(" in line for line in lines):
+            lines.append("(void)values;")
+        return function_text("/* d der(x) / d x in the pattern's order (chain rule on the partials) */",
+                             signature, lines)
+
+
+__all__ = ["EMITTER_VERSION", "EmittedModel", "emit_c", "INDENT"]
