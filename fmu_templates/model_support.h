@@ -25,6 +25,14 @@
         if (check_status_ > StatusWarning) return check_status_; \
     } while (0)
 
+/* Generated code splits long sequences into functions that must stay apart: gcc's time grows
+ * faster than linearly with the length of a function. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* ---- Modelica built-ins ---- */
 
 /* div(x, y): the quotient truncated toward zero; mod: x - floor(x/y)*y; rem: x - div(x,y)*y */

@@ -13,6 +13,7 @@ from compiler.codegen.cexpr import CWriter
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import TERMINATE_FLAG, source_place
 from compiler.codegen.messages import message_format
+from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
 from compiler.linearization import propagate, tangent_of
 from compiler.symbolic import ONE
@@ -24,6 +25,8 @@ from compiler.system_text import describe_loop
 INDENT = "    "
 # linear blocks up to this size keep their matrix on the stack; larger ones allocate it
 STACK_MATRIX_LIMIT = 64
+# statements per generated function at most (about): longer sequences are split
+PART_LINES = 40
 
 
 class Context:
@@ -37,6 +40,7 @@ class Context:
         self.clauses = clauses
         self.helpers: list[str] = []
         self.names: set[str] = set()
+        self.newton: dict = {}   # (block, initial) -> names of its residual and Jacobian
 
     def writer(self, initial: bool = False, locals_: dict | None = None) -> CWriter:
         return CWriter(self.slots, self.samples, self.functions, locals_, initial)
@@ -50,13 +54,19 @@ class Context:
         return name
 
 
-def described(block) -> str:
-    """The C string literal naming a loop for messages (file names without folders)."""
+def loop_text(block) -> str:
+    """``the nonlinear system for y (Pendulum.mo:16:3)``: a loop in messages and comments
+    (file names without folders)."""
     text = describe_loop(block)
     for item in getattr(block, "equations", ()) + getattr(block, "residuals", ()):
         if item.span:
             text = text.replace(str(item.span), source_place(item.span))
-    return c_string(text)
+    return text
+
+
+def described(block) -> str:
+    """The C string literal of ``loop_text``."""
+    return c_string(loop_text(block))
 
 
 class Sequence:
@@ -73,12 +83,22 @@ class Sequence:
         self.skip = skip
         self.writer = context.writer(initial)
         self.lines: list[str] = []
+        self.parts = [self.lines]   # consecutive pieces of about PART_LINES lines
         self.count = 0   # loops so far, for the names of their locals
 
     def add_all(self, blocks) -> "Sequence":
         for block in blocks:
+            if len(self.lines) >= PART_LINES:
+                self.next_part()
             self.add(block)
         return self
+
+    def next_part(self) -> None:
+        """Start a new piece (with locals of its own): gcc's optimizer takes time superlinear
+        in the length of a function, so long sequences become several functions."""
+        self.lines = []
+        self.parts.append(self.lines)
+        self.writer = self.context.writer(self.initial)
 
     def add(self, block) -> None:
         kind = type(block)
@@ -122,7 +142,7 @@ class Sequence:
         values = [(i * n + j, self.writer.text(expr)) for i, j, expr in entries]
         rhs = [self.writer.text(expr) for expr in block.rhs]
         self.flush()
-        self.lines.append(f"/* {describe_loop(block)} */")
+        self.lines.append(f"/* {loop_text(block)} */")
         a, b, pivot = f"a{k}", f"b{k}", f"pivot{k}"
         if n <= STACK_MATRIX_LIMIT:
             self.lines.append(f"double {a}[{n * n}] = {{0.0}};")
@@ -151,7 +171,7 @@ class Sequence:
         k = self.count
         residual, jacobian = newton_helpers(self.context, block, self.initial)
         system = f"newton{k}"
-        self.lines.append(f"/* {describe_loop(block)} */")
+        self.lines.append(f"/* {loop_text(block)} */")
         self.lines.append(f"static const NewtonSystem {system} = {{{n}, {residual}, {jacobian}, "
                           f"{described(block)}}};")
         guesses = ", ".join(self.target(name) for name in block.vars)
@@ -167,9 +187,13 @@ def _comment(name: str, span) -> str:
 
 
 def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple[str, str]:
-    """Emit the residual and Jacobian functions of a Newton block; returns their names
-    (``NULL`` for the Jacobian when the block has none: differences)."""
-    residual = context.unique("newton_residual")
+    """Emit the residual and Jacobian functions of a Newton block (once for equal blocks);
+    returns their names (``NULL`` for the Jacobian of a block without one: differences)."""
+    known = context.newton.get((block, initial))
+    if known is not None:
+        return known
+    stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
+    residual = f"{stem}_residual"
     body = Sequence(context, initial)
     body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
     body.add_all(block.inner)
@@ -179,15 +203,16 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
     body.flush()
     body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
     context.helpers.append(function_text(
-        f"/* residuals of {describe_loop(block)} */",
+        f"/* residuals of {loop_text(block)} */",
         f"static Status {residual}(ModelData *m, const double x[], double r[])", body.lines))
-    if not block.has_jacobian:
-        return residual, "NULL"
-    jacobian = context.unique("newton_jacobian")
-    context.helpers.append(function_text(
-        f"/* d residuals / d ({', '.join(block.vars)}) by the chain rule */",
-        f"static Status {jacobian}(ModelData *m, double jacobian[])",
-        _newton_jacobian_lines(context, block, initial)))
+    jacobian = "NULL"
+    if block.has_jacobian:
+        jacobian = f"{stem}_jacobian"
+        context.helpers.append(function_text(
+            f"/* d residuals / d ({', '.join(block.vars)}) by the chain rule */",
+            f"static Status {jacobian}(ModelData *m, double jacobian[])",
+            _newton_jacobian_lines(context, block, initial)))
+    context.newton[(block, initial)] = (residual, jacobian)
     return residual, jacobian
 
 
@@ -212,6 +237,23 @@ def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) 
     return lines + body
 
 
+def parted_function(comment: str, signature: str, parts: list[list[str]], before=(), after=()) -> str:
+    """A function running ``before``, the parts, ``after``; with several parts each becomes a
+    static function of its own (kept out of line: see ``Sequence.next_part``)."""
+    parts = [part for part in parts if part]
+    if len(parts) <= 1:
+        return function_text(comment, signature, [*before, *(parts[0] if parts else []), *after])
+    name = signature[signature.index(" ", signature.index("Status")) + 1:signature.index("(")]
+    parameters = signature[signature.index("("):]
+    arguments = ", ".join(item.split()[-1].lstrip("*").replace("[]", "")
+                          for item in parameters.strip("()").split(","))
+    pieces = [function_text(f"/* {name}, part {k} of {len(parts)} */" if k == 1 else "",
+                            f"static NOINLINE Status {name}_part{k}{parameters}", part)
+              for k, part in enumerate(parts, start=1)]
+    calls = [f"CHECK({name}_part{k}({arguments}));" for k in range(1, len(parts) + 1)]
+    return "\n\n".join(pieces + [function_text(comment, signature, [*before, *calls, *after])])
+
+
 def function_text(comment: str, signature: str, lines: list[str], result: str = "StatusOK") -> str:
     """A C function: comment, signature, body lines (indented), ``return result``."""
     body = [INDENT + line if line else "" for line in lines]
@@ -219,7 +261,7 @@ def function_text(comment: str, signature: str, lines: list[str], result: str = 
         body.append(f"{INDENT}return {result};")
     if "ModelData *m" in signature and not uses_model(body):
         body.insert(0, f"{INDENT}(void)m;")
-    return "\n".join([comment, signature + " {", *body, "}"])
+    return "\n".join(([comment] if comment else []) + [signature + " {", *body, "}"])
 
 
 _COMMENT = re.compile(r"/\*.*?\*/")

@@ -135,14 +135,14 @@ class CWriter(ExpressionWriter):
     # -------------------------------------------------------------------------- helpers
     def precedence(self, node, text: str) -> int:
         """C precedence of the text of ``node`` (a local or leaf binds tightest)."""
-        if text in self.temps.values() or type(node) is Var:
+        if type(node) is Var or self.temps.get(node) == text:
             return PRIMARY
         if type(node) is Const:
             return UNARY if text.startswith("-") else PRIMARY
         if type(node) is Op:
             if node.op in BINARY:
                 return BINARY[node.op][1]
-            if node.op in ("neg", "not", "Integer") or (node.op == "/" and text.startswith("(double)")):
+            if node.op in ("neg", "not", "Integer"):
                 return UNARY
             if node.op == "if":
                 return CONDITIONAL

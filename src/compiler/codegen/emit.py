@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler.codegen.blocks import INDENT, Context, Sequence, function_text
+from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text, parted_function
 from compiler.codegen.events import (
     assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
     initial_latch_lines, latch_update_lines, next_sample_lines, when_clause_lines)
 from compiler.codegen.functions import FunctionCode
 from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout
-from compiler.codegen.jacobian import jacobian_lines
+from compiler.codegen.jacobian import jacobian_parts
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
@@ -23,6 +23,15 @@ from compiler.system import System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
 EMITTER_VERSION = "1"
+# Beyond this many lines gcc -O2 takes longer than the model would ever gain from it (large
+# models spend their time in the integrator's sparse LU, not in model code): gcc's quick
+# optimization level -Og compiles them about 3x faster than -O1 and 5x faster than -O2.
+LARGE_MODEL_LINES = 4000
+LARGE_MODEL_PRAGMA = """/* A large model: compile time matters more here than what -O2 adds to -Og. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("Og")
+#endif
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +64,9 @@ class _Module:
     def text(self) -> str:
         system = self.system
         n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
-        derivatives = Sequence(self.context).add_all(system.blocks[:n_d]).lines
-        indicators = Sequence(self.context).add_all(system.blocks[n_d:n_i]).lines
-        others = Sequence(self.context).add_all(system.blocks[n_i:]).lines
+        derivatives = Sequence(self.context).add_all(system.blocks[:n_d]).parts
+        indicators = Sequence(self.context).add_all(system.blocks[n_d:n_i]).parts
+        others = Sequence(self.context).add_all(system.blocks[n_i:]).parts
         initial = Sequence(self.context, initial=True, skip=self.layout.exact_states)
         initial.add_all(system.initial_blocks)
         jacobian = self._jacobian()
@@ -65,30 +74,36 @@ class _Module:
         parts += self.context.functions.definitions(self.context)
         parts += self.context.helpers
         parts += [
-            function_text("/* the blocks the event indicators need besides the derivatives' */",
-                          "static Status indicator_blocks(ModelData *m)", indicators),
-            function_text("/* the blocks of the remaining variables */",
-                          "static Status other_blocks(ModelData *m)", others),
-            function_text("/* variables kept equal to others: negated aliases */",
-                          "static void derived_values(ModelData *m)", self._assignments(
-                              self._derived(copies=False)), result=None),
+            parted_function("/* the blocks the event indicators need besides the derivatives' */",
+                            "static Status indicator_blocks(ModelData *m)", indicators),
+            parted_function("/* the blocks of the remaining variables */",
+                            "static Status other_blocks(ModelData *m)", others),
+            parted_function("/* variables kept equal to others: negated aliases */",
+                            "static Status derived_values(ModelData *m)",
+                            self._assignment_parts(self._derived(copies=False))),
             function_text("/* every variable from time, states, inputs, parameters and latches */",
                           "static Status evaluate_all(ModelData *m)",
                           ["CHECK(model_derivatives(m));", "CHECK(indicator_blocks(m));",
-                           "CHECK(other_blocks(m));", "derived_values(m);"]),
-            self._initialize(initial.lines),
-            function_text("", "Status model_derivatives(ModelData *m)",
-                          derivatives + self._assignments(self._derived(copies=True))),
-            function_text("", "Status model_outputs(ModelData *m)",
+                           "CHECK(other_blocks(m));", "CHECK(derived_values(m));"]),
+            self._initialize(initial.parts),
+            parted_function("/* The derivatives and what they need. */",
+                            "Status model_derivatives(ModelData *m)", derivatives,
+                            after=self._assignments(self._derived(copies=True))),
+            function_text("/* Everything else a user can read. */",
+                          "Status model_outputs(ModelData *m)",
                           ["CHECK(indicator_blocks(m));", "CHECK(other_blocks(m));",
-                           "derived_values(m);"] + assert_lines(self.context, system)),
-            function_text("", "Status model_event_indicators(ModelData *m, double z[])",
+                           "CHECK(derived_values(m));"] + assert_lines(self.context, system)),
+            function_text("/* Event indicators: z = L ? d + eps : d - eps for relation d > 0 with latch L. */",
+                          "Status model_event_indicators(ModelData *m, double z[])",
                           ["CHECK(indicator_blocks(m));"] + indicator_lines(self.context, system)
                           if system.relations else ["(void)z;"]),
             self._event_update(),
             jacobian,
         ]
-        return "\n\n".join(part for part in parts if part) + "\n"
+        text = "\n\n".join(part for part in parts if part) + "\n"
+        if text.count("\n") > LARGE_MODEL_LINES:
+            text = text.replace('#include "model_support.h"\n', '#include "model_support.h"\n\n' + LARGE_MODEL_PRAGMA, 1)
+        return text
 
     def _header(self) -> str:
         system = self.system
@@ -111,34 +126,43 @@ class _Module:
                 if (name in derivative_copies) == copies]
 
     def _assignments(self, pairs) -> list[str]:
-        writer = self.context.writer()
-        lines = []
-        for name, expr in pairs:
-            text = writer.text(expr)
-            lines.extend(writer.take_lines())
-            lines.append(f"{writer.slot(name).text} = {text}; /* {name} */")
-        return lines
+        return [line for part in self._assignment_parts(pairs) for line in part]
 
-    def _initialize(self, initial_lines: list[str]) -> str:
+    def _assignment_parts(self, pairs) -> list[list[str]]:
+        """``v = expr;`` for (v, expr) pairs, in pieces of PART_LINES."""
+        parts: list[list[str]] = [[]]
+        writer = self.context.writer()
+        for name, expr in pairs:
+            if len(parts[-1]) >= PART_LINES:
+                parts.append([])
+                writer = self.context.writer()
+            text = writer.text(expr)
+            parts[-1].extend(writer.take_lines())
+            parts[-1].append(f"{writer.slot(name).text} = {text}; /* {name} */")
+        return parts
+
+    def _initialize(self, initial_parts: list[list[str]]) -> str:
         context, system, layout = self.context, self.system, self.layout
-        lines = []
+        before = []
         fixed = self._assignments(layout.fixed_values)
         if fixed:
-            lines += ["/* parameters and constant aliases computed from tunable parameters */"] + fixed
+            before += ["/* parameters and constant aliases computed from tunable parameters */"] + fixed
         guesses = self._assignments(layout.computed_starts)
         if guesses:
-            lines += ["/* start values (guesses) that depend on parameters */"] + guesses
-        lines += ["/* the initialization system */"] + initial_lines
+            before += ["/* start values (guesses) that depend on parameters */"] + guesses
+        if any(initial_parts):
+            initial_parts[0].insert(0, "/* the initialization system */")
+        after = []
         latches = initial_latch_lines(context, system)
         if latches:
-            lines += ["/* relations start as written */"] + latches
-        lines += initial_action_lines(context, system, self.terminate_flag)
-        lines += self._assignments(self._derived(copies=True))
-        lines.append("derived_values(m);")
-        return function_text(
+            after += ["/* relations start as written */"] + latches
+        after += initial_action_lines(context, system, self.terminate_flag)
+        after += self._assignments(self._derived(copies=True))
+        after.append("CHECK(derived_values(m));")
+        return parted_function(
             "/* Initialization: every variable at the start time (runs again on each read in\n"
             " * Initialization Mode; exact start values and parameters stay as set). */",
-            "Status model_initialize(ModelData *m)", lines)
+            "Status model_initialize(ModelData *m)", initial_parts, before, after)
 
     def _event_update(self) -> str:
         context, system = self.context, self.system
@@ -166,14 +190,13 @@ class _Module:
 
     def _jacobian(self) -> str:
         signature = "Status model_jacobian(ModelData *m, double values[])"
+        comment = "/* d der(x) / d x in the pattern's order (chain rule on the partials) */"
         if not self.layout.interface.has_jacobian:
             return function_text("/* no analytic Jacobian: the runtime uses differences */",
                                  signature, ["(void)values;"], result="StatusError")
-        lines = jacobian_lines(self.context, self.system)
-        if not any("J(" in line for line in lines):
-            lines.append("(void)values;")
-        return function_text("/* d der(x) / d x in the pattern's order (chain rule on the partials) */",
-                             signature, lines)
+        parts = jacobian_parts(self.context, self.system)
+        if not any(parts):
+            return function_text(comment, signature, ["(void)values;"])
+        return parted_function(comment, signature, parts)
 
 
-__all__ = ["EMITTER_VERSION", "EmittedModel", "emit_c", "INDENT"]

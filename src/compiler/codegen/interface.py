@@ -116,6 +116,7 @@ class _Builder:
         self.plan = plan
         self.by_name = {item.name: item for item in system.variables}
         self.folded = dict(plan.folded)
+        self.values = dict(plan.values)
         self.env = Environment(dict(plan.values, time=0.0))
         self.types: dict[str, str] = {}
         self.exposed: dict[str, Variable] = {}
@@ -187,7 +188,7 @@ class _Builder:
 
     def _parameter(self, item, common: dict) -> Variable:
         name = item.name
-        values = dict(self.plan.values)
+        values = self.values
         if name in self.folded:
             return Variable(name, causality="local", variability="constant",
                             start=self.folded[name], **common)

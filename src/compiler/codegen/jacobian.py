@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import heapq
 
-from compiler.codegen.blocks import STACK_MATRIX_LIMIT, Context, described
+from compiler.codegen.blocks import PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text
 from compiler.linearization import block_unknowns, residual_rows, tangent_of
 from compiler.symbolic import ONE, ZERO, is_const, neg, var
 from compiler.system import Assignment, System
-from compiler.system_text import describe_loop
 
 LOCAL = "#"   # prefix of names that stand for C locals (no Modelica name has it)
 
@@ -37,7 +36,9 @@ class _Loop:
         self.rows = residual_rows(block)
 
 
-def jacobian_lines(context: Context, system: System) -> list[str]:
+def jacobian_parts(context: Context, system: System) -> list[list[str]]:
+    """The statements of model_jacobian in pieces of about PART_LINES lines (one piece when a
+    loop is crossed: its factors serve every column)."""
     blocks = system.blocks[:system.n_derivative_blocks]
     readers = _readers(blocks)
     columns, loops = [], {}
@@ -46,8 +47,22 @@ def jacobian_lines(context: Context, system: System) -> list[str]:
         values = [(row, tangent.get(system.derivatives[row], ZERO)) for row in system.jacobian_rows[j]]
         columns.append((steps, values))
     locals_ = {f"{LOCAL}{name}": name for name in _local_names(columns)}
+    writer = _counted_writer(context, locals_, loops.values(), columns)
+    parts = [[]]
+    for loop in sorted(loops.values(), key=lambda item: item.number):
+        parts[-1].extend(_factor_lines(loop, writer))
+    for j, (steps, values) in enumerate(columns):
+        if not loops and len(parts[-1]) >= PART_LINES:
+            parts.append([])
+            writer = _counted_writer(context, locals_, (), columns[j:])
+        parts[-1].extend(_column_lines(system.states[j], j, steps, values, writer))
+    return parts
+
+
+def _counted_writer(context: Context, locals_: dict, loops, columns):
+    """A writer that knows every expression to come (so repeated ones become locals)."""
     writer = context.writer(locals_=locals_)
-    for loop in loops.values():
+    for loop in loops:
         for row in loop.rows:
             for name, expr in row:
                 if name in loop.position:
@@ -58,25 +73,22 @@ def jacobian_lines(context: Context, system: System) -> list[str]:
                 writer.count(expr)
         for _, expr in values:
             writer.count(expr)
-    lines = []
-    for loop in sorted(loops.values(), key=lambda item: item.number):
-        lines.extend(_factor_lines(loop, writer))
-    for j, (steps, values) in enumerate(columns):
-        body = []
-        for loop_number, local, rhs in steps:
-            size = len(rhs)
-            texts = [writer.text(expr) for expr in rhs]
-            body.extend(writer.take_lines())
-            body.append(f"double {local}[{size}] = {{{', '.join(texts)}}};")
-            body.append(f"dense_lu_solve({size}, jacobian_loop{loop_number}, pivot{loop_number}, {local});")
-        for row, expr in values:
-            text = writer.text(expr)
-            body.extend(writer.take_lines())
-            body.append(f"J({row}, {j}) = {text};")
-        if body:
-            lines.append(f"/* d/d {system.states[j]} */")
-            lines.extend(body)
-    return lines
+    return writer
+
+
+def _column_lines(state: str, j: int, steps, values, writer) -> list[str]:
+    body = []
+    for loop_number, local, rhs in steps:
+        size = len(rhs)
+        texts = [writer.text(expr) for expr in rhs]
+        body.extend(writer.take_lines())
+        body.append(f"double {local}[{size}] = {{{', '.join(texts)}}};")
+        body.append(f"dense_lu_solve({size}, jacobian_loop{loop_number}, pivot{loop_number}, {local});")
+    for row, expr in values:
+        text = writer.text(expr)
+        body.extend(writer.take_lines())
+        body.append(f"J({row}, {j}) = {text};")
+    return [f"/* d/d {state} */"] + body if body else []
 
 
 def _readers(blocks) -> dict[str, list[int]]:
@@ -142,7 +154,7 @@ def _factor_lines(loop: _Loop, writer) -> list[str]:
     texts = [(index, writer.text(expr)) for index, expr in entries]
     lines = writer.take_lines()
     k = loop.number
-    lines.append(f"/* linearization of {describe_loop(loop.block)} */")
+    lines.append(f"/* linearization of {loop_text(loop.block)} */")
     lines.append(f"double jacobian_loop{k}[{n * n}] = {{0.0}};")
     lines.append(f"size_t pivot{k}[{n}];")
     lines.extend(f"jacobian_loop{k}[{index}] = {text};" for index, text in texts)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass, replace
 
 from compiler.symbolic import Expr, const, rename
+from compiler.symbolic.transform import all_names
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 from compiler.system import System, Variable
 
@@ -80,19 +81,43 @@ def fold(system: System, plan: ParameterPlan) -> System:
     names = {name: _constant(system, name, value) for name, value in plan.folded}
     if not names:
         return system
+    folded = frozenset(names)
     memo: dict = {}
 
     def visit(value):
-        if isinstance(value, Expr):
+        """``value`` with the folded names replaced; the same object where none occurs."""
+        kind = type(value)
+        if kind in _NODES:
+            changes = {}
+            for name in _NODES[kind]:
+                old = getattr(value, name)
+                new = visit(old)
+                if new is not old:
+                    changes[name] = new
+            return replace(value, **changes) if changes else value
+        if kind is tuple:
+            items = tuple(item if type(item) in _PLAIN else visit(item) for item in value)
+            return value if all(a is b for a, b in zip(items, value)) else items
+        if isinstance(value, Expr) and not folded.isdisjoint(all_names(value, memo_names)):
             return rename(value, names, memo)
-        if isinstance(value, tuple):
-            return tuple(visit(item) for item in value)
-        if is_dataclass(value) and type(value).__module__ == "compiler.system":
-            changes = {f.name: visit(getattr(value, f.name)) for f in fields(value)
-                       if f.name != "functions"}
-            return replace(value, **changes)
         return value
+    memo_names: dict = {}
     return visit(system)
+
+
+def _node_fields() -> dict:
+    """The dataclasses of ``compiler.system`` and the fields that may hold expressions."""
+    import compiler.system as module
+    result = {}
+    for item in vars(module).values():
+        if isinstance(item, type) and is_dataclass(item) and item.__module__ == module.__name__:
+            result[item] = tuple(f.name for f in fields(item)
+                                 if f.name not in ("functions", "span", "name", "enumerations"))
+    return result
+
+
+_NODES = _node_fields()
+_PLAIN = frozenset((str, bool, int, float, type(None)))
 
 
 def _constant(system: System, name: str, value):

@@ -82,17 +82,27 @@ def _unit_definitions(interface: ModelInterface) -> etree._Element | None:
     return root
 
 
-def _dependencies(interface: ModelInterface, layout: Layout, name: str, state_index: int | None) -> str | None:
-    """Space-separated value references `name` depends on, or None for 'everything'."""
-    listed = dict(interface.dependencies)
-    if name in listed:
-        return " ".join(str(layout.value_reference[n]) for n in listed[name])
-    has_inputs = any(v.causality == "input" for v in interface.variables)
-    if state_index is None or has_inputs:
-        return None
-    states = [state for state, _ in layout.states]
-    columns = sorted({column for row, column in interface.jacobian if row == state_index})
-    return " ".join(str(layout.value_reference[states[c].name]) for c in columns)
+class _Dependencies:
+    """What each output and derivative depends on, computed once for all of them."""
+
+    def __init__(self, interface: ModelInterface, layout: Layout):
+        self.layout = layout
+        self.listed = dict(interface.dependencies)
+        self.has_inputs = any(v.causality == "input" for v in interface.variables)
+        self.columns: dict[int, set[int]] = {}
+        for row, column in interface.jacobian:
+            self.columns.setdefault(row, set()).add(column)
+        self.states = [state for state, _ in layout.states]
+
+    def of(self, name: str, state_index: int | None) -> str | None:
+        """Space-separated value references `name` depends on, or None for 'everything'."""
+        vr = self.layout.value_reference
+        if name in self.listed:
+            return " ".join(str(vr[n]) for n in self.listed[name])
+        if state_index is None or self.has_inputs:
+            return None
+        columns = sorted(self.columns.get(state_index, ()))
+        return " ".join(str(vr[self.states[c].name]) for c in columns)
 
 
 def _unknown(tag: str, vr: int, dependencies: str | None = None) -> etree._Element:
@@ -104,16 +114,17 @@ def _unknown(tag: str, vr: int, dependencies: str | None = None) -> etree._Eleme
 
 def _model_structure(interface: ModelInterface, layout: Layout) -> etree._Element:
     root = etree.Element("ModelStructure")
+    dependencies = _Dependencies(interface, layout)
     seen: set[int] = set()
     for variable in layout.variables:
         vr = layout.value_reference[variable.name]
         if variable.causality == "output" and vr not in seen:
             seen.add(vr)
-            root.append(_unknown("Output", vr, _dependencies(interface, layout, variable.name, None)))
+            root.append(_unknown("Output", vr, dependencies.of(variable.name, None)))
     for index, (_, derivative) in enumerate(layout.states):
         vr = layout.value_reference[derivative.name]
-        root.append(_unknown("ContinuousStateDerivative", vr, _dependencies(interface, layout, derivative.name, index)))
-    initial_unknowns: list[int] = []
+        root.append(_unknown("ContinuousStateDerivative", vr, dependencies.of(derivative.name, index)))
+    initial_unknowns: dict[int, None] = {}   # ordered, with fast membership
     state_names = {state.name for state, _ in layout.states}
     derivative_names = {derivative.name for _, derivative in layout.states}
     for variable in layout.variables:
@@ -123,7 +134,7 @@ def _model_structure(interface: ModelInterface, layout: Layout) -> etree._Elemen
             continue
         if (variable.causality == "output" and calculated) or variable.causality == "calculatedParameter" \
                 or variable.name in derivative_names or (variable.name in state_names and calculated):
-            initial_unknowns.append(vr)
+            initial_unknowns[vr] = None
     root.extend(_unknown("InitialUnknown", vr) for vr in initial_unknowns)
     for variable in layout.indicator_variables:
         root.append(_unknown("EventIndicator", layout.value_reference[variable.name]))
