@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "fmi2FunctionTypes.h"
 #include "fmi3FunctionTypes.h"
@@ -84,6 +85,35 @@ static int access(const Component *c, AnyFunction function, const Batch *b, cons
 
 /* ---- reading outputs, writing inputs ---- */
 
+/* A NaN or Inf in slot `slot` read from component `index` at time t: stop unless allowed. */
+static int nonfinite(Master *m, size_t index, size_t slot, double value, double t) {
+    if (m->nonfinite_slot < 0) {
+        m->nonfinite_slot = (long long)slot;
+        m->nonfinite_value = value;
+        m->nonfinite_time = t;
+    }
+    if (m->allow_nonfinite) {
+        m->nonfinite++;
+        return ME_OK;
+    }
+    m->error_component = (long long)index;
+    m->error_function = "";
+    m->error_status = MASTER_NONFINITE;
+    m->error_time = t;
+    return MASTER_NONFINITE;
+}
+
+static int check_finite(Master *m, size_t index, const Batch *b, double t) {
+    for (size_t i = 0; i < b->count; i++) {
+        const size_t slot = m->read_slots[b->first + i];
+        if (!isfinite(m->signals[slot])) {
+            const int status = nonfinite(m, index, slot, m->signals[slot], t);
+            if (status != ME_OK) return status;
+        }
+    }
+    return ME_OK;
+}
+
 static int read_component(Master *m, size_t index, double t) {
     const Component *c = &m->components[index];
     for (size_t k = m->read_start[index]; k < m->read_start[index + 1]; k++) {
@@ -96,6 +126,10 @@ static int read_component(Master *m, size_t index, double t) {
         if (b->type != VT_FLOAT64)
             for (size_t i = 0; i < b->count; i++)
                 m->signals[m->read_slots[b->first + i]] = load(b->type, c->fmi_major, m->scratch, i);
+        if (b->type == VT_FLOAT64 || b->type == VT_FLOAT32) {
+            const int finite = check_finite(m, index, b, t);
+            if (finite != ME_OK) return finite;
+        }
     }
     return ME_OK;
 }
@@ -253,6 +287,12 @@ static int step_jacobi(Master *m, long long k, double t) {
     return ME_OK;
 }
 
+static bool past(double deadline) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec >= deadline;
+}
+
 void master_record(const Master *m, double t, double *row) {
     row[0] = t;
     for (size_t j = 0; j < m->n_record; j++) row[1 + j] = m->signals[m->record_slots[j]];
@@ -267,6 +307,7 @@ int master_steps(Master *m, long long k_begin, long long k_end, double *rows, lo
         master_record(m, master_time(m, k + 1), rows + (size_t)(k - k_begin) * (1 + m->n_record));
         ++*done;
         if (m->terminated_by >= 0) return MASTER_TERMINATED;
+        if (m->deadline > 0 && past(m->deadline)) return MASTER_TIMEOUT;
     }
     return MASTER_OK;
 }

@@ -89,12 +89,22 @@ typedef struct {
     double error_time;
     size_t warnings;
     long long terminated_by;         /* component that asked to terminate, or -1 */
+    /* safety: a wall-clock deadline, checked after every step (CLOCK_MONOTONIC seconds, 0:
+     * none), and non-finite values read from an FMU: an error unless allowed; the first one
+     * is kept (slot, value, time), allowed ones are counted */
+    double deadline;
+    bool allow_nonfinite;
+    size_t nonfinite;
+    long long nonfinite_slot;
+    double nonfinite_value, nonfinite_time;
 } Master;
 
 /* master_steps returns one of these, or an FMI status >= 2 (error_* say where). */
 #define MASTER_OK 0
 #define MASTER_TERMINATED 100        /* a component asked to terminate: rows so far are valid */
 #define MASTER_LOOP_DIVERGED 101     /* an algebraic loop did not converge (error_* say where) */
+#define MASTER_NONFINITE 102         /* an FMU gave NaN or Inf (nonfinite_* say which, error_* where) */
+#define MASTER_TIMEOUT 103           /* the deadline passed: rows so far are valid */
 
 /* In Initialization Mode: set inputs and read outputs in stepping order (loops iterated). */
 int master_initialize(Master *m);

@@ -3,7 +3,8 @@ timed in one run for cosim's C loop and for the same loop written with fmpy's FM
 
 Overhead per FMU per step = loop time / (steps * FMUs) - the FMU's own cost of one step, which
 a tight C loop calling fmi3DoStep on one instance measures. Targets: at most 0.5 us, and at
-least 10x below the fmpy loop.
+least 10x below the fmpy loop. The same chain with every FMU isolated in a worker process
+(--isolate) measures the isolation overhead per FMU-step: target under 20 us.
 
     python tools/bench_master.py [--steps 10000] [--fmus 10]
 """
@@ -54,11 +55,12 @@ def chain(n: int, gain: Path, folder: Path) -> Path:
                     {"resources/Gain.fmu": gain})
 
 
-def cosim_loop(system: Path, steps: int, work: Path) -> tuple[float, np.ndarray]:
+def cosim_loop(system: Path, steps: int, work: Path, isolate: bool = False
+               ) -> tuple[float, np.ndarray]:
     """Seconds of the C loop over all steps, and the last row."""
     structure, location, fmus = load_target(system, None, work)
     plan = build_plan(structure, {p: f.info for p, f in fmus.items()},
-                      Settings(stop_time=steps * H, step_size=H), location)
+                      Settings(stop_time=steps * H, step_size=H, isolate=isolate), location)
     live = start_components(plan, fmus)
     try:
         loop = NativeLoop(plan, live)
@@ -148,9 +150,11 @@ def main() -> int:
 
         native()  # build (or load) the C loop before timing
         ours, row = cosim_loop(system, args.steps, work / "run")
+        isolated, isolated_row = cosim_loop(system, args.steps, work / "isolated", isolate=True)
         theirs, last = fmpy_loop(gain, args.fmus, args.steps)
         alone = do_step_alone(gain, args.steps, work)
     assert abs(row[-1] - last) < 1e-12, (row[-1], last)  # same chain, same answer
+    assert np.array_equal(row, isolated_row)
     calls = args.steps * args.fmus
     ours_overhead = ours / calls - alone
     fmpy_overhead = theirs / calls - alone
@@ -159,10 +163,17 @@ def main() -> int:
     print(f"{'loop':<10}{'total s':>10}{'us/FMU/step':>14}{'overhead us':>14}")
     print(f"{'cosim':<10}{ours:>10.4f}{ours / calls * 1e6:>14.3f}{ours_overhead * 1e6:>14.3f}")
     print(f"{'fmpy':<10}{theirs:>10.4f}{theirs / calls * 1e6:>14.3f}{fmpy_overhead * 1e6:>14.3f}")
+    isolated_overhead = (isolated - ours) / calls
+    print(f"{'isolated':<10}{isolated:>10.4f}{isolated / calls * 1e6:>14.3f}"
+          f"{(isolated / calls - alone) * 1e6:>14.3f}")
     ratio = fmpy_overhead / ours_overhead if ours_overhead > 0 else float("inf")
     print(f"overhead ratio fmpy / cosim: {ratio:.1f}x")
+    print(f"isolation overhead per FMU-step (isolated - cosim): {isolated_overhead * 1e6:.2f} us")
     ok = ours_overhead <= 0.5e-6 and ratio >= 10
     print(f"target (<= 0.5 us and >= 10x): {'met' if ok else 'NOT met'}")
+    isolation_ok = isolated_overhead < 20e-6
+    print(f"isolation target (< 20 us per FMU-step): {'met' if isolation_ok else 'NOT met'}")
+    ok = ok and isolation_ok
     return 0 if ok else 1
 
 

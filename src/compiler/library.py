@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from compiler.source_guard import read_source as guarded_read
 from compiler.errors import CompilerError, Span
 from compiler.lang import ast, parse
 
@@ -110,12 +111,17 @@ def _ordered(entries: dict, directory: Path) -> dict:
     order_file = directory / "package.order"
     if not order_file.is_file():
         return entries
-    order = [line.strip() for line in read_source(order_file).splitlines()]
+    order = [line.strip() for line in _read_text(order_file).splitlines()]
     ranked = {name: rank for rank, name in enumerate(order) if name}
     return dict(sorted(entries.items(), key=lambda item: ranked.get(item[0], len(ranked))))
 
 
 def read_source(path: Path) -> str:
+    """A Modelica file's text; empty, huge, binary or non-UTF-8 files are refused (source_guard)."""
+    return guarded_read(path)
+
+
+def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:

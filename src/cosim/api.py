@@ -1,12 +1,13 @@
 """The Python API of cosim: one function per CLI verb, with the same arguments.
 
-``info`` and ``validate`` read SSP targets; ``run`` simulates an SSP or an FMU.
+``info`` and ``validate`` read SSP targets; ``run`` simulates an SSP or an FMU; ``sweep``
+runs one many times with other parameters on Dask workers.
 """
 from __future__ import annotations
 
 import os
 
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from cosim.master import RunResult, Settings, simulate
 from cosim.ssp.fmu_check import check_fmus
@@ -14,6 +15,9 @@ from cosim.ssp.loader import read
 from cosim.ssp.model import SystemStructure
 from cosim.ssp.parameters import resolve_parameters
 from cosim.ssp.report import Info, ValidationReport
+
+if TYPE_CHECKING:
+    from cosim.sweeps import SweepResult
 
 
 def info(path: str | os.PathLike, variant: str | None = None, strict: bool = False) -> Info:
@@ -50,7 +54,8 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         parameters: Mapping[str, object] | None = None, variant: str | None = None,
         record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
         step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
-        algorithm: str = "gauss-seidel", progress: bool = False) -> RunResult:
+        algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
+        allow_nonfinite: bool = False, timeout: float | None = None) -> RunResult:
     """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd`` or an ``.fmu``.
 
     Parameters
@@ -73,14 +78,113 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
     algorithm : {"gauss-seidel", "jacobi"}
     progress : bool
         Show a progress bar on stderr for runs longer than a second.
+    isolate : bool, optional
+        Host FMUs in worker processes, so that a crash ends the run with an error instead of
+        ending Python: ``None`` (default) isolates the FMUs cosim did not build, ``True``
+        all, ``False`` none.
+    allow_nonfinite : bool
+        Only warn when an FMU gives NaN or Inf (by default the run stops with an error).
+    timeout : float, optional
+        Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
 
     Returns
     -------
     RunResult
         ``values`` is a numpy structured array with fields ``time`` and the column names.
+
+    Raises
+    ------
+    CosimError
+        With ``result`` (a ``RunResult`` of the rows computed before the failure) when the run
+        started: an FMU call failed, an isolated FMU crashed, a value was not finite, or the
+        timeout passed. Result files keep the same rows.
     """
-    settings = Settings(start_time=start_time, stop_time=stop_time, step_size=step_size,
-                        tolerance=tolerance, step_sizes=tuple((step_sizes or {}).items()),
-                        parameters=tuple((parameters or {}).items()), record=tuple(record),
-                        algorithm=algorithm)
+    settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
+                         algorithm, parameters, isolate=isolate, allow_nonfinite=allow_nonfinite,
+                         timeout=timeout)
     return simulate(path, settings, variant=variant, output=output, progress=progress)
+
+
+def _settings(start_time, stop_time, step_size, tolerance, step_sizes, record, algorithm,
+              parameters=None, isolate=None, allow_nonfinite=False, timeout=None) -> Settings:
+    return Settings(start_time=start_time, stop_time=stop_time, step_size=step_size,
+                    tolerance=tolerance, step_sizes=tuple((step_sizes or {}).items()),
+                    parameters=tuple((parameters or {}).items()), record=tuple(record),
+                    algorithm=algorithm, isolate=isolate, allow_nonfinite=allow_nonfinite,
+                    timeout=timeout)
+
+
+def sweep(path: str | os.PathLike, parameters: Sequence[str] | Mapping[str, object] = (),
+          mode: str = "grid", samples: int | None = None,
+          distributions: Sequence[str] | Mapping[str, str] = (), seed: int | None = None,
+          runs: Sequence[Mapping[str, object]] | None = None, workers: int | None = None,
+          scheduler: object = None, stop_time: float | None = None,
+          step_size: float | None = None, tolerance: float | None = None,
+          start_time: float | None = None, step_sizes: Mapping[str, float] | None = None,
+          variant: str | None = None, record: Sequence[str] = (), series: bool = False,
+          output: str | os.PathLike | None = None, algorithm: str = "gauss-seidel",
+          batch_size: int | None = None, progress: bool = False) -> SweepResult:
+    """Run ``path`` many times with other parameter values, in parallel on Dask workers.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The target, as for ``run``.
+    parameters : sequence of str, or mapping
+        ``"comp.var=START:STOP:N"`` (N values, both ends included) or ``"comp.var=v1,v2"``;
+        or ``{"comp.var": "1:2:5" or [values]}``.
+    mode : {"grid", "zip"}
+        Every combination of the parameters' values, or their k-th values together (a
+        parameter of one value keeps it in every run).
+    samples : int, optional
+        Monte Carlo: run each combination with ``samples`` draws of ``distributions``.
+    distributions : sequence of str, or mapping
+        ``"comp.var=normal(MU,SIGMA)"``, ``uniform(A,B)`` or ``lognormal(MU,SIGMA)`` (of
+        the logarithm); or ``{"comp.var": "normal(0,1)"}``.
+    seed : int, optional
+        Seed of numpy's ``default_rng`` for the draws (default: a fresh one, reported in
+        the result's ``design.seed``).
+    runs : sequence of mapping, optional
+        Instead of the above: the runs' ``{"comp.var": value}``, all with the same names.
+    workers : int, optional
+        Processes of a local cluster, one thread each (default: one per core).
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler's address (``tcp://host:port``) or a client, instead of a local
+        cluster; the workers need cosim installed.
+    stop_time, step_size, tolerance, start_time, step_sizes, variant, algorithm
+        As for ``run``, the same for every run.
+    record : sequence of str
+        The outputs in the table (default: every output connector).
+    series : bool
+        Full time series (a ``time`` column, a row per run and time) instead of final values.
+    output : str or PathLike, optional
+        ``.parquet`` or ``.csv`` file, appended to as runs finish.
+    batch_size : int, optional
+        Runs per Dask task (default: about half a second of runs).
+    progress : bool
+        A progress bar over runs on stderr.
+
+    Returns
+    -------
+    SweepResult
+        ``values``: structured array of ``run``, the parameters, (``time``,) the outputs,
+        sorted by run; ``failures``: the runs that failed, with their parameters and error.
+        Ctrl-C raises ``SweepInterrupted`` (a ``KeyboardInterrupt``) holding the result of
+        the finished runs, which are also in ``output``.
+    """
+    from cosim.sweeps import SweepError, build_design, explicit_design
+    from cosim.sweeps.runner import run_sweep
+    from cosim.sweeps.spec import as_axes, as_distributions
+
+    if runs is not None:
+        if parameters or samples is not None or distributions:
+            raise SweepError("runs= replaces parameters, samples and distributions")
+        design = explicit_design(runs)
+    else:
+        design = build_design(as_axes(parameters), mode, samples,
+                              as_distributions(distributions), seed)
+    settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
+                         algorithm)
+    return run_sweep(path, design, settings, variant=variant, series=series, output=output,
+                     workers=workers, scheduler=scheduler, batch_size=batch_size,
+                     progress=progress)

@@ -1,9 +1,10 @@
-"""The master's C code (stepping loop, Model Exchange driver with Radau IIA), built with cffi.
+"""The master's C code (stepping loop, Model Exchange driver with Radau IIA, the FMI proxy
+of isolated FMUs), built with cffi, and the isolation worker executable, built with gcc.
 
 Built at first use into a cache folder keyed by a hash of the C sources, the declarations and
-the Python and cffi versions, then imported from there: ``native()`` returns the module
-(``.ffi``, ``.lib``). The folder is ``$COSIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/cosim`` or
-``~/.cache/cosim``. Builds are atomic, so parallel processes may race safely.
+the Python and cffi versions: ``native()`` returns the module (``.ffi``, ``.lib``),
+``worker_executable()`` the worker's path. The folder is ``$COSIM_CACHE_DIR``, else
+``$XDG_CACHE_HOME/cosim`` or ``~/.cache/cosim``. Builds are atomic: parallel processes may race.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
@@ -22,7 +24,8 @@ from cosim.errors import CosimError
 
 MODULE = "_cosim_native"
 SOURCES = ("master_loop.c", "me_driver.c", "me_fmi3.c", "me_fmi2.c", "radau5.c", "crossing.c",
-           "dense_lu.c", "sparse_lu.c")
+           "dense_lu.c", "sparse_lu.c", "isolation_proxy.c")
+WORKER = "cosim-worker"
 FLAGS = ("-O2", "-std=gnu99", "-fvisibility=hidden", "-Wno-unused-parameter")
 
 CDEF = """
@@ -55,16 +58,34 @@ typedef struct {
     int max_iterations; double loop_tolerance; size_t loop_iterations;
     unsigned char *scratch;
     long long error_component; const char *error_function; int error_status; double error_time;
-    size_t warnings; long long terminated_by; ...;
+    size_t warnings; long long terminated_by;
+    double deadline; bool allow_nonfinite; size_t nonfinite; long long nonfinite_slot;
+    double nonfinite_value, nonfinite_time; ...;
 } Master;
 #define MASTER_OK 0
 #define MASTER_TERMINATED 100
 #define MASTER_LOOP_DIVERGED 101
+#define MASTER_NONFINITE 102
+#define MASTER_TIMEOUT 103
 int master_initialize(Master *m);
 int master_read_all(Master *m);
 void master_record(const Master *m, double t, double *row);
 int master_steps(Master *m, long long k_begin, long long k_end, double *rows, long long *done);
 double master_time(const Master *m, long long k);
+
+typedef struct Host Host;
+typedef void (*ProxyFunction)(void);
+typedef struct { const char *name; ProxyFunction function; } ProxyEntry;
+Host *cosim_host_start(const char *worker, const char *library, int fmi_major, const char *preload,
+                       char *error, size_t error_size);
+void cosim_host_stop(Host *h);
+void cosim_host_set_deadline(Host *h, double deadline);
+int cosim_host_pid(const Host *h);
+int cosim_host_exports(const Host *h, int function);
+int cosim_host_outcome(const Host *h, int *signal, int *exit_code, int *timed_out);
+const char *cosim_host_failed_function(const Host *h);
+extern const ProxyEntry cosim_proxy_functions[];
+extern const size_t cosim_proxy_count;
 """
 
 
@@ -107,7 +128,7 @@ def _build(folder: Path, target: Path) -> None:
 
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
-    ffi.set_source(MODULE, '#include "master_loop.h"',
+    ffi.set_source(MODULE, '#include "master_loop.h"\n#include "isolation_proxy.h"',
                    sources=[str(folder / name) for name in SOURCES],
                    include_dirs=[str(folder), str(_fmi_headers())],
                    extra_compile_args=list(FLAGS), libraries=["m"])
@@ -119,6 +140,29 @@ def _build(folder: Path, target: Path) -> None:
             raise CosimError(f"building the master's C code failed: {error}",
                              str(folder)) from None
         os.replace(built, target)  # atomic: a parallel build just replaces an identical file
+
+
+def _build_worker(folder: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staged = target.with_name(f".{target.name}.{os.getpid()}")
+    command = [os.environ.get("CC", "gcc"), "-std=gnu99", "-O2", "-I", str(folder), "-I",
+               str(_fmi_headers()), str(folder / "isolation_worker.c"), "-o", str(staged), "-ldl"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        staged.unlink(missing_ok=True)
+        raise CosimError(f"building the isolation worker failed: {result.stderr.strip()}",
+                         str(folder / "isolation_worker.c"))
+    os.replace(staged, target)
+
+
+@functools.lru_cache(maxsize=None)
+def worker_executable() -> Path:
+    """The isolation worker (``isolation_worker.c``), built on first use."""
+    folder = template_dir()
+    target = cache_dir() / _content_hash(folder) / WORKER
+    if not target.is_file():
+        _build_worker(folder, target)
+    return target
 
 
 @functools.lru_cache(maxsize=None)

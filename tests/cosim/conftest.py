@@ -146,8 +146,8 @@ class PyGain2(Fmi2Slave):
 
 
 class MasterFmus:
-    """``built["Gain"]`` is the path of Gain.fmu: example models, runtime fixtures and
-    pythonfmu/pythonfmu3 FMUs, each built on first use."""
+    """``built["Gain"]`` is the path of Gain.fmu: example models, runtime fixtures, faulty
+    third-party FMUs (``faulty/``) and pythonfmu/pythonfmu3 FMUs, each built on first use."""
 
     def __init__(self, directory: Path):
         self.directory = directory
@@ -162,9 +162,12 @@ class MasterFmus:
         import subprocess
         import sys
 
+        import faulty
         from ssp_examples import models
         from tests.runtime import fixtures
 
+        if name in faulty.FAULTY:
+            return faulty.build(name, self.directory)
         if name in models.MODELS:
             return models.build(name, self.directory)
         if name in fixtures.FIXTURES:

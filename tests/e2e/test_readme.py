@@ -48,3 +48,19 @@ def test_the_example_rebuilds(tmp_path):
     committed = run(README.parent / "ssp_examples" / "feedback.ssp").values
     for name in committed.dtype.names:
         assert np.allclose(rebuilt[name], committed[name], rtol=1e-12, atol=0)
+
+
+@pytest.mark.xdist_group("sweep-cluster")  # beside the sweep tests' cluster, not at once
+def test_sweeps_first_example_runs(tmp_path, monkeypatch, capsys):
+    import pyarrow.parquet as pq
+
+    block = re.search(r"## Sweeps\n\n```sh\n(.*?)```", README.read_text(), re.S).group(1)
+    command = next(line.split() for line in block.splitlines()
+                   if line.startswith("cosim sweep ssp_examples/feedback.ssp --param"))
+    target = README.parent / command[2]
+    monkeypatch.chdir(tmp_path)
+    assert main(["sweep", str(target), *command[3:], "--quiet"]) == 0
+    table = pq.read_table(tmp_path / "grid.parquet").to_pydict()
+    assert len(table["run"]) == 62 and sorted(table["run"]) == list(range(62))
+    for b, c, x in zip(table["Controller.b"], table["Controller.c"], table["Plant.x"]):
+        assert x == pytest.approx(1000 * b / (1 - c), rel=1e-3)  # x settles at b / (1 - c) m

@@ -8,4 +8,5 @@ exit code. It holds no logic of its own.
 COMMAND_MODULES = (
     "cosim.commands.model",
     "cosim.commands.system",
+    "cosim.commands.sweep",
 )

@@ -18,18 +18,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "(a system of one component named after the file). Settings given here "
                     "override the file's.")
     run.add_argument("target", help="an .ssp, SSP folder, .ssd or .fmu")
-    run.add_argument("--start", type=float, help="start time in s")
-    run.add_argument("--stop", type=float, help="stop time in s")
-    run.add_argument("--step", action="append", default=[], metavar="H|COMP=H",
-                     help="base communication step in s, or a component's own step "
-                          "(a whole multiple of the base step); repeatable")
-    run.add_argument("--tolerance", type=float, help="relative tolerance of the FMUs' solvers")
+    add_run_settings(run)
     run.add_argument("--param", action="append", default=[], metavar="COMP.VAR=VALUE",
                      help="set a parameter before initialization; repeatable")
-    run.add_argument("--variant", help="variant .ssd beside SystemStructure.ssd")
     run.add_argument("--record", action="append", default=[], metavar="COMP.VAR",
                      help="also record this variable; repeatable")
-    run.add_argument("--algorithm", choices=("gauss-seidel", "jacobi"), default="gauss-seidel")
+    isolation = run.add_mutually_exclusive_group()
+    isolation.add_argument("--isolate", dest="isolate", action="store_true", default=None,
+                           help="host every FMU in a worker process of its own (default: only "
+                                "FMUs that cosim did not build), so a crash cannot take the "
+                                "run down")
+    isolation.add_argument("--no-isolate", dest="isolate", action="store_false",
+                           help="load every FMU into this process (fastest; a crash ends it)")
+    run.add_argument("--allow-nonfinite", action="store_true",
+                     help="only warn when an FMU gives NaN or Inf (default: stop the run)")
+    run.add_argument("--timeout", type=float, metavar="SECONDS",
+                     help="stop the run after this much wall-clock time, keeping the results")
     run.add_argument("-o", "--output", help="result file, .csv or .mat (Dymola)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     run.set_defaults(handler=_run)
@@ -48,6 +52,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     validate.add_argument("--strict", action="store_true", help="refuse on the first problem")
     validate.add_argument("--schema-dir", help="folder of SSP XSDs (default: fmpy's SSP 1.0)")
     validate.set_defaults(handler=_validate)
+
+
+def add_run_settings(parser: argparse.ArgumentParser) -> None:
+    """The flags of the experiment and the master, shared by ``run`` and ``sweep``."""
+    parser.add_argument("--start", type=float, help="start time in s")
+    parser.add_argument("--stop", type=float, help="stop time in s")
+    parser.add_argument("--step", action="append", default=[], metavar="H|COMP=H",
+                        help="base communication step in s, or a component's own step "
+                             "(a whole multiple of the base step); repeatable")
+    parser.add_argument("--tolerance", type=float,
+                        help="relative tolerance of the FMUs' solvers")
+    parser.add_argument("--variant", help="variant .ssd beside SystemStructure.ssd")
+    parser.add_argument("--algorithm", choices=("gauss-seidel", "jacobi"),
+                        default="gauss-seidel")
+
+
+def step_settings(steps: list[str]) -> tuple[float | None, dict[str, float]]:
+    """``(step_size, step_sizes)`` of the ``--step H|COMP=H`` flags."""
+    step_size, step_sizes = None, {}
+    for item in steps:
+        if "=" in item:
+            name, value = _assignment(item, "--step")
+            step_sizes[name] = _float(value, "--step")
+        else:
+            step_size = _float(item, "--step")
+    return step_size, step_sizes
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -77,20 +107,15 @@ def _float(text: str, flag: str) -> float:
 
 
 def _run(args: argparse.Namespace) -> int:
-    step_size, step_sizes = None, {}
-    for item in args.step:
-        if "=" in item:
-            name, value = _assignment(item, "--step")
-            step_sizes[name] = _float(value, "--step")
-        else:
-            step_size = _float(item, "--step")
+    step_size, step_sizes = step_settings(args.step)
     parameters = dict(_assignment(item, "--param") for item in args.param)
     logging.basicConfig(level=logging.WARNING, format="%(message)s", stream=sys.stderr)
     result = api.run(args.target, stop_time=args.stop, step_size=step_size,
                      tolerance=args.tolerance, parameters=parameters, variant=args.variant,
                      record=args.record, output=args.output, step_sizes=step_sizes,
                      start_time=args.start, algorithm=args.algorithm,
-                     progress=not args.quiet)
+                     progress=not args.quiet, isolate=args.isolate,
+                     allow_nonfinite=args.allow_nonfinite, timeout=args.timeout)
     if not args.quiet:
         print(result.summary())
     return 0

@@ -2,7 +2,7 @@
 
 Input: an ``.fmu`` file or an unpacked FMU folder. Output: a ``ModelInfo`` value: version,
 interfaces, variables by name with exchange types, direct feedthrough of each output, states
-and derivatives (for the Model Exchange driver) and capabilities.
+and derivatives (for the Model Exchange driver), capabilities and the generating tool.
 """
 from __future__ import annotations
 
@@ -51,6 +51,7 @@ class ModelInfo:
     stop_time: float | None = None
     tolerance: float | None = None
     step_size: float | None = None
+    generation_tool: str = ""
 
     @property
     def major(self) -> int:
@@ -111,7 +112,8 @@ def read_model_info(path: str | Path) -> ModelInfo:
                                     for d in description.derivatives),
         event_indicators=int(description.numberOfEventIndicators or 0),
         start_time=_number(experiment, "startTime"), stop_time=_number(experiment, "stopTime"),
-        tolerance=_number(experiment, "tolerance"), step_size=_number(experiment, "stepSize"))
+        tolerance=_number(experiment, "tolerance"), step_size=_number(experiment, "stepSize"),
+        generation_tool=description.generationTool or "")
 
 
 def _number(experiment, name: str) -> float | None:

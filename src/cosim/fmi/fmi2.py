@@ -33,8 +33,8 @@ class Fmi2Instance(FmuInstance):
             self.name.encode(), kind, self.info.token.encode(), resources.encode(),
             byref(self._callbacks), int(visible), int(logging_on))
         if not self.handle:
-            raise FmiCallError("fmi2Instantiate", 3, self.name, None,
-                               self.log.last or "no instance")
+            raise self.library.failure(self.name, "fmi2Instantiate", None, self.log.last) or \
+                FmiCallError("fmi2Instantiate", 3, self.name, None, self.log.last or "no instance")
 
     def enter_initialization(self, start: float, stop: float | None, tolerance: float | None):
         self.time = start

@@ -33,8 +33,9 @@ class Fmi3Instance(FmuInstance):
             self.handle = self.library.function(function)(
                 name, token, resources.encode(), visible, logging_on, None, self._log_callback)
         if not self.handle:
-            raise FmiCallError(function, 3, self.name, None, self.log.last or
-                               f"no instance of '{interface.model_identifier}'")
+            raise self.library.failure(self.name, function, None, self.log.last) or \
+                FmiCallError(function, 3, self.name, None,
+                             self.log.last or f"no instance of '{interface.model_identifier}'")
 
     def enter_initialization(self, start: float, stop: float | None, tolerance: float | None):
         self.time = start

@@ -66,7 +66,10 @@ class FmuInstance:
         if status == 1:
             LOGGER.warning("%s at t = %s: %s returned Warning", self.name, self.time, function)
             return status
-        raise FmiCallError(function, status, self.name, self.time, self.log.message_for(status))
+        message = self.log.message_for(status)
+        function = self.library.failed_function() or function  # a queued setter, isolated
+        raise self.library.failure(self.name, function, self.time, message) or \
+            FmiCallError(function, status, self.name, self.time, message)
 
     def call(self, function: str, *args) -> int:
         """Call the raw FMI function ``function`` on this instance and check its status."""
@@ -106,6 +109,7 @@ class FmuInstance:
         if self.handle:
             self.library.function(self.names["free"])(self.handle)
             self.handle = None
+        self.library.release()
 
     def status_name(self, status: int) -> str:
         return STATUS_NAMES[status] if 0 <= status < len(STATUS_NAMES) else str(status)

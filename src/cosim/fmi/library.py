@@ -60,3 +60,18 @@ class FmuLibrary:
         """Address of ``name`` for the C loop (0 when missing)."""
         function = getattr(self, name, None)
         return ctypes.cast(function, ctypes.c_void_p).value or 0 if function is not None else 0
+
+    isolated = False
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """In-process calls cannot be interrupted: the C loop checks the deadline between steps."""
+
+    def failure(self, instance: str, function: str, time, fmu_message: str, location: str = ""):
+        """In-process failures are statuses only (a crash would have ended the process)."""
+        return None
+
+    def failed_function(self) -> str:
+        return ""
+
+    def release(self) -> None:
+        """Libraries stay loaded for the process (they are cached per path)."""

@@ -7,8 +7,10 @@ leaves it (and starts the C Radau driver of Model Exchange components); ``close`
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 
+from cosim.errors import CosimError
 from cosim.fmi import FmuError, FmuInstance, LoadedFmu, instantiate
 from cosim.fmi.errors import FmiCallError
 from cosim.master.plan import Plan, PlannedComponent
@@ -31,6 +33,8 @@ ME_FUNCTIONS = {
         "fmi2SetFMUstate", "fmi2FreeFMUstate"),
 }
 OPTIONAL_ME_FUNCTIONS = 4  # the last four: directional derivatives and FMU state
+# Seconds each isolated component gets to terminate and free itself, deadline or not.
+CLOSE_GRACE = 2.0
 
 
 @dataclass
@@ -61,21 +65,43 @@ def _apply_parameters(instance: FmuInstance, planned: PlannedComponent) -> None:
     _set_values(instance, others)
 
 
-def start_components(plan: Plan, fmus: dict[str, LoadedFmu]) -> list[LiveComponent]:
-    """Instantiate every component, apply its parameters and enter Initialization Mode."""
+def start_components(plan: Plan, fmus: dict[str, LoadedFmu], deadline: float | None = None
+                     ) -> list[LiveComponent]:
+    """Instantiate every component, apply its parameters and enter Initialization Mode.
+
+    ``deadline`` (``time.monotonic()`` seconds) bounds every call into an isolated component.
+    """
     live: list[LiveComponent] = []
     try:
         for planned in plan.components:
-            instance = instantiate(fmus[planned.path], planned.path, planned.kind)
+            instance = instantiate(fmus[planned.path], planned.path, planned.kind,
+                                   isolate=planned.isolated, deadline=deadline)
             component = LiveComponent(planned, instance)
             live.append(component)
-            _apply_parameters(instance, planned)
-            instance.enter_initialization(plan.start_time, plan.stop_time, plan.tolerance)
-            component.initialized = True
+            _initialize(component, plan)
     except BaseException:
         close_components(live)
         raise
     return live
+
+
+def restart_components(plan: Plan, live: list[LiveComponent], deadline: float | None = None) -> None:
+    """Reset terminated instances (``fmi3Reset``/``fmi2Reset``) and set them up for ``plan``
+    as ``start_components`` does, so that one loaded system runs many times; an instance that
+    refuses raises ``FmiCallError`` (the caller instantiates anew)."""
+    for component, planned in zip(live, plan.components):
+        instance = component.instance
+        instance.log.problems, instance.log.last = [], ""  # no message from the last run
+        instance.library.set_deadline(deadline)
+        instance.call(f"fmi{instance.info.major}Reset")
+        component.planned = planned
+        _initialize(component, plan)
+
+
+def _initialize(component: LiveComponent, plan: Plan) -> None:
+    _apply_parameters(component.instance, component.planned)
+    component.instance.enter_initialization(plan.start_time, plan.stop_time, plan.tolerance)
+    component.initialized = True
 
 
 def _make_driver(component: LiveComponent, tolerance: float):
@@ -123,16 +149,20 @@ def driver_error(component: LiveComponent, status: int, function: str) -> FmiCal
     return FmiCallError(function, status, component.planned.path, component.driver.t, message)
 
 
-def close_components(live: list[LiveComponent]) -> None:
-    """Terminate (where initialized) and free every instance; failures here are only logged."""
+def close_components(live: list[LiveComponent], free: bool = True) -> None:
+    """Terminate (where initialized) and free every instance; failures here are only logged.
+    ``free=False`` keeps the instances, terminated, for ``restart_components``."""
     lib = native().lib if any(c.driver is not None for c in live) else None
     for component in live:
         if component.driver is not None:
             lib.me_driver_free(component.driver)
             component.driver = None
+        component.instance.library.set_deadline(time.monotonic() + CLOSE_GRACE)
         try:
             if component.initialized and component.instance.handle:
                 component.instance.terminate()
-        except FmiCallError as error:
+        except CosimError as error:
             LOGGER.debug("%s", error)
-        component.instance.free()
+        component.initialized = False
+        if free:
+            component.instance.free()

@@ -53,6 +53,8 @@ class NativeLoop:
         m.loop_tolerance = LOOP_TOLERANCE
         m.error_component = -1
         m.terminated_by = -1
+        m.nonfinite_slot = -1
+        m.allow_nonfinite = plan.allow_nonfinite
         largest = max([len(plan.signals), len(plan.links), 1])
         m.scratch = self._new("unsigned char[]", 8 * largest)
         m.signals = self._new("double[]", max(len(plan.signals), 1))
@@ -127,6 +129,7 @@ class NativeLoop:
         self.m.read_vrs = self._array("uint32_t[]", [entries[i][2] for i in ordered])
         self.m.read_slots = self._array("size_t[]", range(len(ordered)))
         self.slot_of = slot_of
+        self.signal_of_slot = ordered
         return slot_of
 
     def _writes(self, plan: Plan, live, slot_of) -> None:
@@ -159,6 +162,17 @@ class NativeLoop:
         for k, component in enumerate(live):
             if component.driver is not None:
                 self.m.components[k].driver = component.driver
+
+    def set_deadline(self, deadline: float | None) -> None:
+        """Stop after the step during which ``deadline`` (``time.monotonic()`` s) passes."""
+        self.m.deadline = deadline or 0.0
+
+    def nonfinite_signal(self):
+        """The first non-finite value read: ``(Signal, value, time)``, or ``None``."""
+        if self.m.nonfinite_slot < 0:
+            return None
+        signal = self.plan.signals[self.signal_of_slot[self.m.nonfinite_slot]]
+        return signal, self.m.nonfinite_value, self.m.nonfinite_time
 
     # --- calls --------------------------------------------------------------------------------
     def initialize(self) -> int:

@@ -4,14 +4,16 @@ Input: a ``SystemStructure``, the ``ModelInfo`` of each FMU component (by dotted
 run's ``Settings``. Output: a ``Plan`` value: components with their interface, rate and
 parameter values; the signals read after each step; connections as flat links (source signal,
 target variable, factor, offset, value map) with units resolved; stages in stepping order
-(algebraic loops marked); result columns; the time grid.
+(algebraic loops marked); result columns; the time grid; which components run isolated in a
+worker process (by default those a tool other than ours generated).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
+from compiler.fmu import GENERATION_TOOL
 from cosim.errors import CosimError
 from cosim.fmi.description import ModelInfo, VariableInfo
 from cosim.master import order
@@ -40,6 +42,9 @@ class Settings:
     parameters: tuple[tuple[str, object], ...] = ()  # "component.variable" -> value
     record: tuple[str, ...] = ()                     # extra "component.variable" columns
     algorithm: str = "gauss-seidel"                  # or "jacobi"
+    isolate: bool | None = None        # worker processes: None = for FMUs we did not build
+    allow_nonfinite: bool = False      # NaN/Inf from an FMU: warn instead of stopping
+    timeout: float | None = None       # wall-clock seconds for the whole run
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +55,7 @@ class PlannedComponent:
     multiple: int        # steps every `multiple` base steps
     parameters: tuple[tuple[VariableInfo, object], ...]
     location: str
+    isolated: bool = False  # hosted in a worker process
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,8 @@ class Plan:
     tolerance: float
     jacobi: bool
     location: str
+    allow_nonfinite: bool = False
+    timeout: float | None = None
 
     def time(self, k: int) -> float:
         return self.stop_time if k >= self.n_steps else self.start_time + k * self.step_size
@@ -95,6 +103,8 @@ def build_plan(structure: SystemStructure, infos: Mapping[str, ModelInfo], setti
     """The plan of ``structure``; ``PlanError`` naming the element for what cannot run."""
     if settings.algorithm not in ("gauss-seidel", "jacobi"):
         raise PlanError(f"unknown algorithm '{settings.algorithm}' (gauss-seidel or jacobi)")
+    if settings.timeout is not None and not settings.timeout > 0:
+        raise PlanError(f"timeout {settings.timeout:g} s is not positive")
     start, stop, step, tolerance = _experiment(structure, infos, settings, location)
     components = _components(structure, infos, settings, step, location)
     index = {c.path: k for k, c in enumerate(components)}
@@ -113,7 +123,13 @@ def build_plan(structure: SystemStructure, infos: Mapping[str, ModelInfo], setti
     stage_list = order.stages(len(components), edges, feedthrough,
                               [] if jacobi else [m for m, _ in loops])
     return Plan(tuple(components), tuple(signals.items), tuple(links), stage_list,
-                tuple(columns), start, stop, step, n_steps, tolerance, jacobi, location)
+                tuple(columns), start, stop, step, n_steps, tolerance, jacobi, location,
+                settings.allow_nonfinite, settings.timeout)
+
+
+def built_by_us(info: ModelInfo) -> bool:
+    """Whether our compiler generated the FMU (its runtime is tested under sanitizers)."""
+    return info.generation_tool == GENERATION_TOOL
 
 
 def _experiment(structure, infos, settings, location):
@@ -150,13 +166,7 @@ def _split(name: str, paths) -> tuple[str, str] | None:
 def _components(structure, infos, settings, step, location) -> list[PlannedComponent]:
     asked_steps = dict(settings.step_sizes)
     resolved, _ = resolve_parameters(structure)
-    overrides: dict[str, dict] = {}
-    for name, value in settings.parameters:
-        split = _split(name, infos)
-        if split is None:
-            raise PlanError(f"parameter '{name}': no component of that name "
-                            f"(components: {', '.join(sorted(infos))})")
-        overrides.setdefault(split[0], {})[split[1]] = value
+    overrides = _overrides(settings.parameters, infos)
     components = []
     for path, _document, component in iter_components(structure):
         where = str(component.location or location)
@@ -174,14 +184,47 @@ def _components(structure, infos, settings, step, location) -> list[PlannedCompo
         multiple = _multiple(path, asked_steps.pop(path, component.step_size_hint), step, where)
         values = {p.name: p.value for p in resolved if p.component == path}
         values.update(overrides.get(path, {}))
+        isolated = settings.isolate if settings.isolate is not None else not built_by_us(info)
         components.append(PlannedComponent(path, component.source or "", kind, multiple,
-                                           _parameters(path, info, values, where), where))
+                                           _parameters(path, info, values, where), where,
+                                           isolated))
     for path in asked_steps:
         raise PlanError(f"step size for '{path}': no component of that name "
                         f"(components: {', '.join(sorted(infos))})")
     if not components:
         raise PlanError("the system has no FMU component to run", location)
     return components
+
+
+def _overrides(parameters, infos) -> dict[str, dict[str, object]]:
+    """``{component path: {variable: value}}`` of ``("component.variable", value)`` pairs."""
+    overrides: dict[str, dict] = {}
+    for name, value in parameters:
+        split = _split(name, infos)
+        if split is None:
+            raise PlanError(f"parameter '{name}': no component of that name "
+                            f"(components: {', '.join(sorted(infos))})")
+        overrides.setdefault(split[0], {})[split[1]] = value
+    return overrides
+
+
+def with_parameters(plan: Plan, infos: Mapping[str, ModelInfo],
+                    parameters: Mapping[str, object]) -> Plan:
+    """``plan`` with ``parameters`` (``{"component.variable": value}``) set over the values it
+    has: one run of a sweep. ``PlanError`` as for ``Settings.parameters``."""
+    overrides = _overrides(parameters.items(), infos)
+    if not overrides:
+        return plan
+    components = []
+    for component in plan.components:
+        asked = overrides.get(component.path)
+        if asked:
+            values = {variable.name: value for variable, value in component.parameters}
+            values.update(asked)
+            component = replace(component, parameters=_parameters(
+                component.path, infos[component.path], values, component.location))
+        components.append(component)
+    return replace(plan, components=tuple(components))
 
 
 def _interface(path, implementation, info, where) -> str:

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from cosim.errors import CosimError
-from cosim.fmi.errors import FmiCallError
-from cosim.master.components import close_components, driver_error, finish_init, start_components
+from cosim.master.components import close_components, finish_init, start_components
+from cosim.master.failures import loop_failure, timeout_error, warn_nonfinite
 from cosim.master.native_tables import NativeLoop
 from cosim.master.plan import Plan, Settings, build_plan
 from cosim.master.target import load_target
 from cosim.results import as_structured, open_writer
 
 LOGGER = logging.getLogger("cosim.master")
-MASTER_OK, MASTER_TERMINATED, MASTER_LOOP_DIVERGED = 0, 100, 101
+MASTER_OK, MASTER_TERMINATED, MASTER_TIMEOUT = 0, 100, 103
 # Rows per call into C: grows until a chunk takes about CHUNK_SECONDS, at most MAX_CHUNK.
 FIRST_CHUNK, MAX_CHUNK, CHUNK_SECONDS = 64, 4096, 0.1
 
@@ -76,21 +76,6 @@ class _Progress:
             self.bar.close()
 
 
-def _failure(status: int, loop: NativeLoop, live) -> CosimError:
-    m = loop.m
-    component = live[m.error_component]
-    function = loop.ffi.string(m.error_function).decode()
-    if status == MASTER_LOOP_DIVERGED:
-        members = next(stage for stage, _ in loop.plan.stages if m.error_component in stage)
-        names = ", ".join(live[k].planned.path for k in members)
-        return CosimError(f"algebraic loop through {names} did not converge in "
-                          f"{m.max_iterations} iterations", f"t = {m.error_time:.17g}")
-    if component.driver is not None and "driver" in function:
-        return driver_error(component, status, function)
-    return FmiCallError(function, status, component.planned.path, m.error_time,
-                        component.instance.log.message_for(status))
-
-
 def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) -> str | None:
     """Every communication step; returns the component that asked to terminate, if any."""
     k, chunk = 0, FIRST_CHUNK
@@ -108,58 +93,87 @@ def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) 
         k += done
         if status == MASTER_TERMINATED:
             return live[loop.m.terminated_by].planned.path
+        if status == MASTER_TIMEOUT:
+            raise timeout_error(plan, plan.time(k))
         if status > 1:
-            raise _failure(status, loop, live)
+            raise loop_failure(status, loop, live)
         if elapsed < CHUNK_SECONDS / 2:
             chunk = min(chunk * 2, MAX_CHUNK)
     return None
 
 
-def _run_plan(plan: Plan, fmus, output, progress_enabled: bool) -> RunResult:
+def _start(plan: Plan, fmus, deadline: float | None, live: list, start) -> NativeLoop:
+    """Bring the components up with ``start`` (into ``live``); the loop, ready to step."""
+    live.extend(start(plan, fmus, deadline))
+    loop = NativeLoop(plan, live)
+    loop.set_deadline(deadline)
+    status = loop.initialize()
+    if status <= 1:
+        finish_init(plan, live)
+        loop.attach_drivers(live)
+        status = loop.read_all()
+    if status > 1:
+        raise loop_failure(status, loop, live)
+    if deadline is not None and time.monotonic() >= deadline:
+        raise timeout_error(plan, plan.start_time, "during initialization")
+    return loop
+
+
+def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | None = None,
+              start=start_components, close=close_components) -> RunResult:
+    """Run ``plan``; a failure keeps the rows so far (on disk, and as the error's ``result``).
+    ``start``/``close``: how the components come up and go (a Session keeps them)."""
     columns = tuple(name for name, _ in plan.columns)
     writer = open_writer(output, columns) if output is not None else None
     kept: list[np.ndarray] = []
-    live = []
+    live: list = []
     loop = None
     progress = _Progress(plan, progress_enabled)
-    began = time.perf_counter()
+    began = time.perf_counter() if began is None else began
+    deadline = time.monotonic() + plan.timeout - (time.perf_counter() - began) \
+        if plan.timeout is not None else None
     terminated_by = None
     try:
-        live = start_components(plan, fmus)
-        loop = NativeLoop(plan, live)
-        status = loop.initialize()
-        if status <= 1:
-            finish_init(plan, live)
-            loop.attach_drivers(live)
-            status = loop.read_all()
-        if status > 1:
-            raise _failure(status, loop, live)
+        loop = _start(plan, fmus, deadline, live, start)
         first = loop.record(plan.start_time)[None, :]
         kept.append(first)
         if writer is not None:
             writer.write(first)
         terminated_by = _step_all(plan, loop, live, writer, kept, progress)
+    except CosimError as error:
+        error.result = _result(kept, columns, plan, began, output, None)
+        raise
     finally:
         progress.close()
         if writer is not None:
             writer.close()
         if loop is not None:
             loop.free_saved_states(live)
-        close_components(live)
+        close(live)
     if terminated_by:
         LOGGER.info("%s asked to terminate the run", terminated_by)
     if loop is not None and loop.m.warnings:
         LOGGER.warning("%d FMU calls returned Warning", loop.m.warnings)
-    rows = np.concatenate(kept)
-    return RunResult(as_structured(rows, columns), columns, len(rows) - 1, plan.step_size,
-                     time.perf_counter() - began, str(output) if output is not None else None,
-                     terminated_by)
+    if loop is not None:
+        warn_nonfinite(loop, live)
+    return _result(kept, columns, plan, began, output, terminated_by)
+
+
+def _result(kept, columns, plan: Plan, began: float, output, terminated_by) -> RunResult:
+    rows = np.concatenate(kept) if kept else np.empty((0, 1 + len(columns)))
+    return RunResult(as_structured(rows, columns), columns, max(len(rows) - 1, 0),
+                     plan.step_size, time.perf_counter() - began,
+                     str(output) if output is not None else None, terminated_by)
 
 
 def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = None,
              output: str | os.PathLike | None = None, progress: bool = False) -> RunResult:
-    """Load ``path``, plan it with ``settings``, run it and return the results."""
+    """Load ``path``, plan it with ``settings``, run it and return the results.
+
+    A failed run raises a ``CosimError`` whose ``result`` holds the rows computed before.
+    """
+    began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cosim-run-") as work:
         structure, location, fmus = load_target(path, variant, work)
         plan = build_plan(structure, {p: f.info for p, f in fmus.items()}, settings, location)
-        return _run_plan(plan, fmus, output, progress)
+        return _run_plan(plan, fmus, output, progress, began)

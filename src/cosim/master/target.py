@@ -11,7 +11,7 @@ from pathlib import Path
 from cosim.errors import CosimError
 from cosim.fmi import LoadedFmu, open_fmu
 from cosim.fmi.description import ModelInfo, read_model_info
-from cosim.ssp import load, materialize
+from cosim.ssp import DEFAULT_LIMITS, Limits, SspError, load, materialize
 from cosim.ssp.model import (
     Component, Connector, PackageRef, SignalType, System, SystemStructure, iter_components,
 )
@@ -30,9 +30,13 @@ def single_fmu_structure(path: Path, info: ModelInfo) -> SystemStructure:
                            file=path.name, package=PackageRef(str(path.parent.resolve())))
 
 
-def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.PathLike
+def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.PathLike,
+                limits: Limits = DEFAULT_LIMITS
                 ) -> tuple[SystemStructure, str, dict[str, LoadedFmu]]:
-    """The system of ``path`` and its unpacked FMUs; ``CosimError`` for what cannot run."""
+    """The system of ``path`` and its unpacked FMUs; ``CosimError`` for what cannot run.
+
+    Archives (the ``.ssp``, its FMUs) are unpacked within ``limits``.
+    """
     path = Path(path)
     work = Path(workdir)
     suffix = path.suffix.lower()
@@ -42,12 +46,20 @@ def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.
     if suffix == ".fmu":
         if variant is not None:
             raise CosimError("a variant can be chosen only for an SSP", str(path))
-        fmu = open_fmu(path, work / "fmus", path.stem)
+        fmu = open_fmu(path, work / "fmus", path.stem, limits)
         return single_fmu_structure(path, fmu.info), path.name, {path.stem: fmu}
-    structure, diagnostics = load(path, variant)
+    structure, diagnostics = load(path, variant, limits=limits)
+    fmus = _component_fmus(structure, work, limits)
     for diagnostic in diagnostics:
         LOGGER.warning("%s: %s: %s", diagnostic.location or path, diagnostic.severity,
                        diagnostic.message)
+    return structure, structure.file, fmus
+
+
+def _component_fmus(structure: SystemStructure, work: Path, limits: Limits
+                    ) -> dict[str, LoadedFmu]:
+    """The unpacked FMU of every FMU component, by dotted path; one error for the first that
+    is missing or unusable, naming the component."""
     fmus: dict[str, LoadedFmu] = {}
     for dotted, document, component in iter_components(structure):
         if component.kind != "fmu":
@@ -56,15 +68,18 @@ def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.
         if component.source_path is None or document.package is None:
             raise CosimError(f"component '{dotted}': no FMU source", where)
         folder = work / "packages" / dotted
-        fmu_path = materialize(document.package, component.source_path, folder)
-        if not fmu_path.exists():
+        try:
+            fmu_path = materialize(document.package, component.source_path, folder, limits)
+        except SspError:
+            fmu_path = None
+        if fmu_path is None or not fmu_path.exists():
             raise CosimError(f"component '{dotted}': FMU '{component.source}' not found", where)
         try:
-            fmus[dotted] = open_fmu(fmu_path, work / "fmus", dotted)
+            fmus[dotted] = open_fmu(fmu_path, work / "fmus", dotted, limits)
         except CosimError as error:
             raise CosimError(f"component '{dotted}' ({component.source}): {error.message}",
                              where) from None
-    return structure, structure.file, fmus
+    return fmus
 
 
 __all__ = ["load_target", "single_fmu_structure", "read_model_info"]

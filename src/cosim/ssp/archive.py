@@ -38,7 +38,7 @@ class Limits:
     """
 
     max_total_size: int = 2 * 1024**3
-    max_entries: int = 10_000
+    max_entries: int = 100_000
     max_ratio: float = 200.0
     ratio_floor: int = 1 << 20
     max_depth: int = 8
