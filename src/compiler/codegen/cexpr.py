@@ -65,6 +65,7 @@ class CWriter(ExpressionWriter):
         self.functions = functions
         self.locals = locals_ or {}
         self.initial = initial
+        self.calls: dict = {}   # (function, arguments) -> C text of each result
 
     # ---------------------------------------------------------------------- the base's API
     def temp_name(self, number: int) -> str:

@@ -70,10 +70,7 @@ class _Module:
         initial = Sequence(self.context, initial=True, skip=self.layout.exact_states)
         initial.add_all(system.initial_blocks)
         jacobian = self._jacobian()
-        parts = [self._header()]
-        parts += self.context.functions.definitions(self.context)
-        parts += self.context.helpers
-        parts += [
+        parts = [
             parted_function("/* the blocks the event indicators need besides the derivatives' */",
                             "static Status indicator_blocks(ModelData *m)", indicators),
             parted_function("/* the blocks of the remaining variables */",
@@ -100,6 +97,9 @@ class _Module:
             self._event_update(),
             jacobian,
         ]
+        # last: the parts above decide which functions and helpers are needed
+        functions = self.context.functions.definitions(self.context)
+        parts = [self._header()] + functions + self.context.helpers + parts
         text = "\n\n".join(part for part in parts if part) + "\n"
         if text.count("\n") > LARGE_MODEL_LINES:
             text = text.replace('#include "model_support.h"\n', '#include "model_support.h"\n\n' + LARGE_MODEL_PRAGMA, 1)

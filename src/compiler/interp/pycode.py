@@ -95,10 +95,16 @@ def if_lines(branches, else_, condition_text, body_lines) -> list[str]:
     return lines
 
 
-def compile_function(name: str, params: str, body: list[str], namespace: dict):
-    """A Python function ``name(params)`` with ``body`` lines, in ``namespace``."""
+def compile_function(name: str, params: str, body: list[str], namespace: dict,
+                     shared: bool = False):
+    """A Python function ``name(params)`` with ``body`` lines, in ``namespace`` (a copy with
+    the interpreter's helpers; ``shared``: ``namespace`` itself, so that functions compiled
+    into it later are visible, as user functions calling each other need)."""
     source = f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
-    scope = dict(NAMESPACE)
-    scope.update(namespace)
+    if shared:
+        scope = namespace
+    else:
+        scope = dict(NAMESPACE)
+        scope.update(namespace)
     exec(compile(source, f"<reference interpreter: {name}>", "exec"), scope)
     return scope[name]
