@@ -40,3 +40,40 @@ def flatten(tmp_path) -> Flattener:
 @pytest.fixture
 def models_dir() -> Path:
     return MODELS_DIR
+
+
+class FmuBuilder:
+    """``build(path, model)`` -> the FMU compiled once per test session (per xdist worker),
+    through a cache folder of the session's own; ``reference(path, model, **options)``: the
+    reference interpreter's result, also once per session."""
+
+    def __init__(self, root: Path):
+        self.cache = root / "fmu-cache"
+        self.output = root / "fmus"
+        self.output.mkdir()
+        self.fmus: dict = {}
+        self.results: dict = {}
+
+    @property
+    def environ(self) -> dict:
+        return {"COSIM_CACHE_DIR": str(self.cache)}
+
+    def build(self, path, model: str) -> Path:
+        from compiler.compile import compile_fmu
+        key = (str(path), model)
+        if key not in self.fmus:
+            self.fmus[key] = compile_fmu(path, model, output=self.output / f"{model}.fmu",
+                                         environ=self.environ)
+        return self.fmus[key]
+
+    def reference(self, path, model: str, **options):
+        from compiler import causalize_api
+        key = (str(path), model, tuple(sorted(options.items())))
+        if key not in self.results:
+            self.results[key] = causalize_api.simulate_model(path, model, environ={}, **options)
+        return self.results[key]
+
+
+@pytest.fixture(scope="session")
+def fmus(tmp_path_factory) -> FmuBuilder:
+    return FmuBuilder(tmp_path_factory.mktemp("codegen"))

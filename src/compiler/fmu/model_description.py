@@ -32,8 +32,17 @@ def _start_text(variable: Variable) -> str:
     return str(int(variable.start))
 
 
+def fmi_name(name: str) -> str:
+    """The name under FMI's structured naming convention: a higher derivative
+    ``der(der(x))`` is ``der(x,2)``."""
+    inner, order = name, 0
+    while inner.startswith("der(") and inner.endswith(")"):
+        inner, order = inner[4:-1], order + 1
+    return f"der({inner},{order})" if order > 1 else name
+
+
 def _variable_element(variable: Variable, layout: Layout) -> etree._Element:
-    attributes = {"name": variable.name, "valueReference": str(layout.value_reference[variable.name])}
+    attributes = {"name": fmi_name(variable.name), "valueReference": str(layout.value_reference[variable.name])}
     if variable.description:
         attributes["description"] = variable.description
     attributes["causality"] = variable.causality
@@ -180,7 +189,7 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
         element = _variable_element(variable, layout)
         for alias in aliases.get(variable.name, ()):
             # FMI 3.0: an alias is another name of the same variable, an <Alias> child
-            attributes = {"name": alias.name}
+            attributes = {"name": fmi_name(alias.name)}
             if alias.description:
                 attributes["description"] = alias.description
             etree.SubElement(element, "Alias", attributes)
