@@ -1,6 +1,8 @@
 """Fixtures of the front-end tests: flatten Modelica text written to a temporary Test.mo."""
 from __future__ import annotations
 
+import getpass
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,13 +44,19 @@ def models_dir() -> Path:
     return MODELS_DIR
 
 
+# FMUs compiled by earlier sessions: the cache key covers the compiler's sources, the runtime
+# and the C flags (fmu_cache.toolchain_digest), so an entry is never stale. The cache's own
+# tests use folders of their own.
+TEST_FMU_CACHE = Path(tempfile.gettempdir()) / f"cosim-test-fmus-{getpass.getuser()}"
+
+
 class FmuBuilder:
     """``build(path, model)`` -> the FMU compiled once per test session (per xdist worker),
-    through a cache folder of the session's own; ``reference(path, model, **options)``: the
-    reference interpreter's result, also once per session."""
+    through TEST_FMU_CACHE; ``reference(path, model, **options)``: the reference
+    interpreter's result, also once per session."""
 
     def __init__(self, root: Path):
-        self.cache = root / "fmu-cache"
+        self.cache = TEST_FMU_CACHE
         self.output = root / "fmus"
         self.output.mkdir()
         self.fmus: dict = {}

@@ -161,6 +161,6 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
   end UseFunctions;
 
   model FailingAssert "A function's assert that fails at t = 0.5"
-    Real x = saturate(time, lo = 1 - 2*time, hi = 0);
+    Real x = saturate(time, lo = 2*time - 1, hi = 0);
   end FailingAssert;
 end Functions;
