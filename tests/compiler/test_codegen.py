@@ -38,6 +38,9 @@ CASES = [
     ("Pendulum.mo", "Pendulum"),
     ("Algorithms.mo", "Algorithms"),
     ("Steps.mo", "Steps"),
+    # edge, change, sample and a function call guarded by an if-expression (evaluated only
+    # when its condition holds: it asserts what the condition guards)
+    ("../codegen_models/Events.mo", "Events.Counters"),
 ]
 IDS = [model for _, model in CASES]
 

@@ -29,7 +29,23 @@ FUNCTIONS = {
     "div": ("modelica_div", "integer_div"), "mod": ("modelica_mod", "integer_mod"),
     "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
 }
+INDENT = "    "
 C_TYPES = {REAL: "double", INTEGER: "int32_t", BOOLEAN: "bool"}
+
+
+def _calls_function(node) -> bool:
+    """Whether ``node`` calls a user function."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is Call:
+            return True
+        if kind is Op:
+            stack.extend(item.args)
+        elif kind is Array:
+            stack.extend(item.elements)
+    return False
 
 
 def c_type(type_: str) -> str:
@@ -119,6 +135,8 @@ class CWriter(ExpressionWriter):
         if name == "not":
             return f"!{self.operand(args[0], UNARY)}"
         if name == "if":
+            if not self.depth and (_calls_function(args[1]) or _calls_function(args[2])):
+                return self._conditional_calls(node)
             condition = self.operand(args[0], OR)
             return f"{condition} ? {self._branch(args[1])} : {self._branch(args[2])}"
         if name == "^":
@@ -168,6 +186,27 @@ class CWriter(ExpressionWriter):
 
     def _branch(self, node) -> str:
         return self.operand(node, CONDITIONAL, lazy=True)
+
+    def _conditional_calls(self, node) -> str:
+        """An if-expression whose branches call user functions, as an if-statement: only the
+        branch taken calls (a function may assert what its condition guards). Locals
+        declared inside a branch stay there."""
+        condition, then, else_ = node.args
+        condition_text = self.text(condition)
+        before = self.take_lines()
+        result = f"branch{len(self.temps) + len(self.calls)}"
+        while any(result in line for line in before):
+            result += "_"
+        branches = []
+        for branch in (then, else_):
+            temps, calls = dict(self.temps), dict(self.calls)
+            text = self.text(branch)
+            branches.append([INDENT + line for line in self.take_lines()] +
+                            [f"{INDENT}{result} = {text};"])
+            self.temps, self.calls = temps, calls
+        self.lines = before + [f"{c_type(node.type)} {result};", f"if ({condition_text}) {{",
+                               *branches[0], "} else {", *branches[1], "}"]
+        return result
 
     def _power(self, args) -> str:
         base, exponent = args

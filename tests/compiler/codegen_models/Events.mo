@@ -1,0 +1,34 @@
+package Events "edge, change, sample, pre and reinit together; a function behind a condition"
+  function checkedSqrt "The square root of a number that must not be negative"
+    input Real x;
+    output Real y;
+  algorithm
+    assert(x >= 0, "checkedSqrt of a negative number");
+    y := sqrt(x);
+  end checkedSqrt;
+
+  model Counters
+    Real x(start = 0, fixed = true);
+    Boolean high;
+    Integer level;
+    Integer rises(start = 0, fixed = true);
+    Integer changes(start = 0, fixed = true);
+    discrete Real held(start = 0, fixed = true);
+    Real root;
+  equation
+    der(x) = cos(3*time);
+    high = x > 0.2;
+    level = integer(5*x);
+    when edge(high) then
+      rises = pre(rises) + 1;
+    end when;
+    when change(level) then
+      changes = pre(changes) + 1;
+    end when;
+    when sample(0.05, 0.1) then
+      held = x;
+    end when;
+    root = if x > 0.1 then checkedSqrt(x - 0.05) else -1;
+    annotation(experiment(StopTime = 4, Tolerance = 1e-9));
+  end Counters;
+end Events;
