@@ -46,6 +46,19 @@ def test_functions_match_the_interpreter(use_functions, kind, tolerance):
     assert mismatches(result, reference, GRID, COMPARED) == []
 
 
+@pytest.mark.parametrize("kind, tolerance", [("CoSimulation", 1e-8), ("ModelExchange", 1e-10)])
+def test_calls_everywhere_in_a_model_match_the_interpreter(fmus, kind, tolerance):
+    fmu = fmus.build(FUNCTIONS, "Functions.Everywhere")
+    reference = fmus.reference(FUNCTIONS, "Functions.Everywhere", interval=0.01, rtol=1e-10)
+    names = ["p", "q", "x", "z", "w", "s", "t", "held"]
+    result = run(fmu, kind, 0.0, 1.0, tolerance, names)
+    assert mismatches(result, reference, np.linspace(0.0, 1.0, 101), names) == []
+    # x = 0.68 + 0.32 exp(-t) falls below 0.8 at t = ln(0.32 / 0.12)
+    assert (result["p"][0], result["q"][0], result["held"][-1]) == (6.0, 8.0, pytest.approx(
+        2 * np.log(0.32 / 0.12), abs=1e-6))
+    assert set(result["t"]) == {1.0, 2.0, 3.0}
+
+
 def test_function_results_are_the_known_values(use_functions):
     fmu, _ = use_functions
     result = simulate_fmu(str(fmu), stop_time=2.0, output_interval=0.5, output=COMPARED)

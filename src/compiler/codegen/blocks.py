@@ -286,8 +286,9 @@ class AlgorithmCode:
     def block(self, block: AlgorithmBlock) -> list[str]:
         where = source_place(block.span)
         lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
-        lines += [f"{self.writer.slot(name).text} = {self.writer.text(value)};"
-                  for name, value in zip(block.outputs, block.initial_values)]
+        for name, value in zip(block.outputs, block.initial_values):
+            before, text = self.value(value)
+            lines += before + [f"{self.writer.slot(name).text} = {text};"]
         return lines + self.statements(block.statements)
 
     def statements(self, items) -> list[str]:
@@ -299,34 +300,62 @@ class AlgorithmCode:
     def _body(self, items) -> list[str]:
         return [INDENT + line for line in self.statements(items)]
 
+    def value(self, node) -> tuple[list[str], str]:
+        """(statements, C text) of an expression: the calls of user functions it makes go
+        to statements placed before it, made afresh for each statement."""
+        self.writer.calls = {}
+        text = self.writer.text(node)
+        return self.writer.take_lines(), text
+
     def statement(self, item) -> list[str]:
         kind = type(item)
-        text = self.writer.text
         if kind is AssignStatement:
-            return [f"{self.writer.slot(item.target).text} = {text(item.value)};"]
+            before, value = self.value(item.value)
+            return before + [f"{self.writer.slot(item.target).text} = {value};"]
         if kind is IfStatement:
-            lines = []
-            for number, (condition, body) in enumerate(item.branches):
-                lines.append(f"{'if' if number == 0 else '} else if'} ({text(condition)}) {{")
-                lines.extend(self._body(body))
-            if item.else_:
-                lines.append("} else {")
-                lines.extend(self._body(item.else_))
-            return lines + ["}"]
+            return self._if(item)
         if kind is WhileStatement:
-            return [f"while ({text(item.condition)}) {{", *self._body(item.body), "}"]
+            before, condition = self.value(item.condition)
+            if not before:
+                return [f"while ({condition}) {{", *self._body(item.body), "}"]
+            return ["for (;;) {", *(INDENT + line for line in before),
+                    f"{INDENT}if (!({condition})) break;", *self._body(item.body), "}"]
         if kind is WhenStatement:
             clause = self.context.clauses[item.clause]
             active = clause.initial_active if self.initial else clause.active
-            return [f"if ({text(active)}) {{", *self._body(item.body), "}"]
+            before, condition = self.value(active)
+            return before + [f"if ({condition}) {{", *self._body(item.body), "}"]
         if kind is BreakStatement:
             return ["break;"]
+        self.writer.calls = {}
         if kind is Assertion:
             return assertion_lines(item, self.writer)
         if kind is Termination:
             return termination_lines(item, self.writer, flag=True)
         raise EmitError(f"the statement {kind.__name__} is not supported in generated C",
                         getattr(item, "span", None))
+
+    def _if(self, item: IfStatement) -> list[str]:
+        """if / else if / else; a condition that calls functions opens a nested if in the
+        else branch, after those calls."""
+        lines, depth = [], 0
+        for number, (condition, body) in enumerate(item.branches):
+            before, text = self.value(condition)
+            pad = INDENT * depth
+            if number == 0:
+                lines += before + [f"if ({text}) {{"]
+            elif before:
+                lines.append(f"{pad}}} else {{")
+                depth += 1
+                pad = INDENT * depth
+                lines += [pad + line for line in before] + [f"{pad}if ({text}) {{"]
+            else:
+                lines.append(f"{pad}}} else if ({text}) {{")
+            lines += [pad + line for line in self._body(body)]
+        if item.else_:
+            lines.append(f"{INDENT * depth}}} else {{")
+            lines += [INDENT * depth + line for line in self._body(item.else_)]
+        return lines + [INDENT * level + "}" for level in range(depth, -1, -1)]
 
 
 def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:

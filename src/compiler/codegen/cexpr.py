@@ -194,9 +194,7 @@ class CWriter(ExpressionWriter):
         condition, then, else_ = node.args
         condition_text = self.text(condition)
         before = self.take_lines()
-        result = f"branch{len(self.temps) + len(self.calls)}"
-        while any(result in line for line in before):
-            result += "_"
+        result = f"branch{self.functions.next_number()}"
         branches = []
         for branch in (then, else_):
             temps, calls = dict(self.temps), dict(self.calls)

@@ -37,6 +37,13 @@ class FunctionCode:
     def __init__(self, functions):
         self.functions = {item.name: item for item in functions}
         self.used: list[str] = []   # in order of first use
+        self.numbers = 0   # calls and branches in model code so far: their locals' names
+
+    def next_number(self) -> int:
+        """A number for the locals of one call (unique in the model: writers of one C
+        function share its scope)."""
+        self.numbers += 1
+        return self.numbers
 
     # -------------------------------------------------------------- names and signatures
     def c_name(self, function: flat.Function) -> str:
@@ -227,7 +234,7 @@ class FunctionCode:
             else:
                 texts.append(writer.text(arg))
         self.use(callee.name)
-        number = len(writer.calls) + 1
+        number = self.next_number()
         results, declarations, pointers = [], [], []
         for item, shape in zip(callee.outputs, output_shapes(callee, shapes, values)):
             if shape is None:

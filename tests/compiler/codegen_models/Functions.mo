@@ -160,6 +160,54 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     annotation(experiment(StopTime = 2, Tolerance = 1e-9));
   end UseFunctions;
 
+  function twice
+    input Real x;
+    output Real y;
+  algorithm
+    y := 2*x;
+  end twice;
+
+  function newtonSqrt "The square root by Newton's method: a while loop with a computed condition"
+    input Real a;
+    output Real x = 1;
+  protected
+    Integer n = 0;
+  algorithm
+    while abs(x*x - a) > 1e-12*a and n < 100 loop
+      x := (x + a/x)/2;
+      n := n + 1;
+    end while;
+  end newtonSqrt;
+
+  model Everywhere "Calls in parameter bindings, an algebraic loop, an algorithm, a when-clause"
+    parameter Real k = 3;
+    parameter Real p = twice(k);
+    final parameter Real q = twice(4);
+    Real x(start = 1, fixed = true);
+    Real z;
+    Real w;
+    Real s;
+    Real t;
+    discrete Real held(start = 0, fixed = true);
+  algorithm
+    s := twice(x) + newtonSqrt(2);
+    if x > 0.9 then
+      t := 1;
+    elseif twice(x) > 1.7 then
+      t := 2;
+    else
+      t := 3;
+    end if;
+  equation
+    der(x) = -x + p/10 + q/100;
+    z + newtonSqrt(z + 1) = time;
+    w = poly({x, z, time}, 2);
+    when x < 0.8 then
+      held = twice(time);
+    end when;
+    annotation(experiment(StopTime = 1, Tolerance = 1e-9));
+  end Everywhere;
+
   model FailingAssert "A function's assert that fails at t = 0.5"
     Real x = saturate(time, lo = 2*time - 1, hi = 0);
   end FailingAssert;
