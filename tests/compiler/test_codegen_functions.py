@@ -94,11 +94,11 @@ def test_functions_are_static_c_functions_with_outputs_through_pointers(source):
 
 def test_function_statements_read_like_c(source):
     sum_to = _function(source, "fn_Functions_sumTo")
-    assert "for (int32_t i = 1; i <= n; i += 1) {" in sum_to
+    assert "for (int32_t i = 1; i <= n; i++) {" in sum_to
     assert "while (k < 3) {" in sum_to and "break;" in sum_to
     poly = _function(source, "fn_Functions_poly")
     assert "y = (y * x) + c[i - 1];" in poly
-    assert "for (int32_t i = 1; i <= (int32_t)c_n1; i += 1) {" in poly
+    assert "for (int32_t i = 1; i <= (int32_t)c_n1; i++) {" in poly
 
 
 def test_a_failing_assert_in_a_function_is_an_error_naming_the_source_line(fmus):
@@ -147,9 +147,32 @@ equation
   assert(label(y) <> "", "empty");
 end UseLabel;
 """)
-    with pytest.raises(Exception) as error:
+    with pytest.raises(EmitError) as error:
         emit_c(causalize(model))
-    assert "label" in str(error.value) and str(flatten.path) in str(error.value)
+    assert str(error.value) == (f"{flatten.path}:4:3: the String variable s of label is not "
+                                "supported by the C code generator")
+
+
+def test_unsupported_statements_are_refused_at_their_line(flatten):
+    model = flatten("""
+function corner
+  input Real A[2, 2];
+  input Real B[2, 2];
+  output Real y;
+protected
+  Real C[2, 2];
+algorithm
+  C := A*B;
+  y := C[1, 1];
+end corner;
+model UseCorner
+  Real y = corner({{1, 2}, {3, time}}, {{1, 0}, {0, 1}});
+end UseCorner;
+""")
+    with pytest.raises(EmitError) as error:
+        emit_c(causalize(model))
+    assert str(error.value) == (f"{flatten.path}:9:3: a matrix product in function corner is "
+                                "not supported by the C code generator")
 
 
 def _function(source: str, name: str) -> str:

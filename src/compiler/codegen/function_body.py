@@ -52,6 +52,7 @@ class BodyWriter:
         self.function = function
         self.locals = locals_
         self.pre: list[str] = []   # statements an expression needs before it (reductions)
+        self.span = None   # of the statement being written, for errors
         self.counter = 0
 
     def fresh(self, stem: str) -> str:
@@ -65,13 +66,15 @@ class BodyWriter:
 
     def error(self, what: str, span=None) -> EmitError:
         return EmitError(f"{what} in function {self.function.name} is not supported by the C "
-                         "code generator", span or self.function.span)
+                         "code generator", span or self.span or self.function.span)
 
     # ------------------------------------------------------------------------- statements
     def statements(self, items) -> list[str]:
         lines = []
         for item in items:
+            outer, self.span = self.span, getattr(item, "span", None) or self.span
             lines.extend(self.statement(item))
+            self.span = outer
         return lines
 
     def block(self, items) -> list[str]:
@@ -140,7 +143,8 @@ class BodyWriter:
         pre = self.take()
         self.locals[item.index] = Local(index, "Integer")
         compare = "<=" if not step.startswith("-") else ">="
-        head = f"for (int32_t {index} = {start}; {index} {compare} {stop}; {index} += {step}) {{"
+        advance = f"{index}++" if step == "1" else f"{index} += {_bare(step)}"
+        head = f"for (int32_t {index} = {start}; {index} {compare} {stop}; {advance}) {{"
         try:
             return pre + [head, *self.block(item.body), "}"]
         finally:

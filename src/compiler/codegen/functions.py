@@ -131,7 +131,7 @@ class FunctionCode:
             lines += writer.take()
             if text.startswith("(int32_t)") and text[9:].isidentifier():
                 text = text[9:]   # size(v, k): a size_t already
-            else:
+            elif not text.isdigit():
                 text = f"(size_t)({text})"
             lines.append(f"const size_t {name}_n{k + 1} = {text};")
             sizes.append(f"{name}_n{k + 1}")
