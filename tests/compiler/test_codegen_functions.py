@@ -22,7 +22,8 @@ from tests.compiler.fmu_compare import mismatches, run
 
 FUNCTIONS = Path(__file__).parent / "codegen_models" / "Functions.mo"
 COMPARED = ["x", "r", "phi", "n[1]", "n[2]", "len", "f5", "s", "p", "a", "b", "w[1]", "w[2]",
-            "f10", "mean", "lo", "hi", "spread", "c[1]", "c[2]", "c[3]", "y", "even"]
+            "f10", "mean", "lo", "hi", "spread", "c[1]", "c[2]", "c[3]", "y", "even", "rotated[1]", "rotated[2]",
+            "quadratic"]
 GRID = np.linspace(0.0, 2.0, 101)
 
 
@@ -74,6 +75,9 @@ def test_function_results_are_the_known_values(use_functions):
         [v.mean(), v.min(), v.max(), v.std()], rel=1e-12)
     assert last["w[1]"] == pytest.approx(last["x"] + 2 * t, rel=1e-12)
     assert [last["n[1]"], last["n[2]"]] == pytest.approx(np.array([t, 1]) / np.hypot(t, 1))
+    rotation = np.array([[np.cos(2 * t), -np.sin(2 * t)], [np.sin(2 * t), np.cos(2 * t)]])
+    assert [last["rotated[1]"], last["rotated[2]"]] == pytest.approx(rotation @ [1, 2])
+    assert last["quadratic"] == pytest.approx(np.array([1, 2]) @ rotation @ [1, 2])
 
 
 def test_functions_are_static_c_functions_with_outputs_through_pointers(source):
@@ -163,7 +167,7 @@ protected
   Real C[2, 2];
 algorithm
   C := A*B;
-  y := C[1, 1];
+  y := sum(C[1, 1:2]);
 end corner;
 model UseCorner
   Real y = corner({{1, 2}, {3, time}}, {{1, 0}, {0, 1}});
@@ -171,7 +175,7 @@ end UseCorner;
 """)
     with pytest.raises(EmitError) as error:
         emit_c(causalize(model))
-    assert str(error.value) == (f"{flatten.path}:9:3: a matrix product in function corner is "
+    assert str(error.value) == (f"{flatten.path}:10:3: an array slice in function corner is "
                                 "not supported by the C code generator")
 
 

@@ -294,9 +294,10 @@ class BodyWriter:
         if kind is flat.Binary:
             left, right = self.shape(node.left), self.shape(node.right)
             if node.op == "*" and left and right:
-                if len(left) == 1 and len(right) == 1:
-                    return ()
-                raise self.error("a matrix product")
+                if len(left) > 2 or len(right) > 2:
+                    raise self.error("a product of arrays of more than two dimensions")
+                # vector * vector is a scalar; matrix products keep the outer dimensions
+                return left[:-1] + right[1:]
             return left or right
         if kind is flat.IfExpr:
             return self.shape(node.then)
@@ -435,6 +436,8 @@ class BodyWriter:
         if kind is flat.Unary:
             return f"-({self.element(node.operand, index)})"
         if kind is flat.Binary:
+            if node.op == "*" and self.shape(node.left) and self.shape(node.right):
+                return f"{self._matrix_product(node)}[{index}]"
             return self._binary(node, lambda item: self.element(item, index))
         if kind is flat.ArrayExpr:
             items = _flattened(node)
@@ -454,6 +457,48 @@ class BodyWriter:
             if node.name in MATH:
                 return self._math(node.name, node.args, lambda item: self.element(item, index))
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _matrix_product(self, node) -> str:
+        """A local array holding the product A*B, A*x or x*A (statements in ``pre``)."""
+        left, left_sizes = self.materialized(node.left)
+        right, right_sizes = self.materialized(node.right)
+        rows = left_sizes[0] if len(left_sizes) == 2 else "1"
+        inner = left_sizes[-1]
+        columns = right_sizes[1] if len(right_sizes) == 2 else "1"
+        result, total = self.fresh("product"), self.fresh("sum")
+        i = self.fresh("i") if rows != "1" else None   # vectors need no loop over their 1
+        j = self.fresh("j") if columns != "1" else None
+        k = self.fresh("k")
+        type_ = c_type(self.type_of(node))
+        left_index = f"{i} * {inner} + {k}" if i else k
+        right_index = f"{k} * {columns} + {j}" if j else k
+        result_index = f"{i} * {columns} + {j}" if i and j else i or j
+        lines = [f"{type_} {total} = 0;",
+                 f"for (size_t {k} = 0; {k} < {inner}; {k}++) "
+                 f"{total} += {left}[{left_index}] * {right}[{right_index}];",
+                 f"{result}[{result_index}] = {total};"]
+        for index, count in ((j, columns), (i, rows)):
+            if index:
+                lines = [f"for (size_t {index} = 0; {index} < {count}; {index}++) {{",
+                         *(INDENT + line for line in lines), "}"]
+        size = " * ".join(size for size in (rows, columns) if size != "1")
+        self.pre += [f"{type_} {result}[{size}];", *lines]
+        return result
+
+    def materialized(self, node, type_: str | None = None) -> tuple[str, tuple[str, ...]]:
+        """(C array, sizes) of an array expression: a variable itself (of Modelica type
+        ``type_`` if given), else a local array its elements are copied into (statements in
+        ``pre``)."""
+        shape = self.shape(node)
+        type_ = type_ or self.type_of(node)
+        if type(node) is flat.Var and self.locals[node.name].type == type_:
+            return self.locals[node.name].c_name, shape
+        temp, k = self.fresh("array"), self.fresh("k")
+        total = " * ".join(shape)
+        element = self.element(node, k)
+        self.pre += [f"{c_type(type_)} {temp}[{total}];",
+                     f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
+        return temp, shape
 
     def _range_count(self, node) -> str:
         step = self.expr(node.step) if node.step is not None else "1"

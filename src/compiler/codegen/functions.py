@@ -166,16 +166,8 @@ class FunctionCode:
             if len(shape) != len(item.dims):
                 raise writer.error(f"an argument of {len(shape)} dimensions for {item.name} "
                                    f"of {callee.name}")
-            if type(arg) is flat.Var:
-                texts.append(writer.locals[arg.name].c_name)
-            else:   # an array expression: its elements into a local array first
-                temp, k = writer.fresh("arg"), writer.fresh("k")
-                total = " * ".join(shape)
-                element = writer.element(arg, k)
-                writer.pre += [f"{_TYPES.get(item.type, 'int64_t')} {temp}[{total}];",
-                               f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
-                texts.append(temp)
-            texts += list(shape)
+            array, sizes = writer.materialized(arg, item.type)
+            texts += [array, *sizes]
         return texts
 
     def output_sizes(self, writer: BodyWriter, callee: flat.Function, args,

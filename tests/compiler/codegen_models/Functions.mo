@@ -131,6 +131,20 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     even := mod(n, 2) == 0;
   end isEven;
 
+  function rotate "Matrix products: a rotation applied twice, and a quadratic form"
+    input Real angle;
+    input Real v[2];
+    output Real w[2];
+    output Real q;
+  protected
+    Real R[2, 2] = {{cos(angle), -sin(angle)}, {sin(angle), cos(angle)}};
+    Real R2[2, 2];
+  algorithm
+    R2 := R*R;
+    w := R2*v;
+    q := v*R2*v;
+  end rotate;
+
   model UseFunctions
     Real x(start = 1, fixed = true);
     Real r;
@@ -149,6 +163,8 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     Real c[3];
     Real y(start = 0, fixed = true);
     Boolean even = isEven(f5);
+    Real rotated[2];
+    Real quadratic;
   equation
     c = cumulative({1, time, 2*time});
     (mean, lo, hi, spread) = stats({1, 2*time, -time, 3});
@@ -157,6 +173,7 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     (n, len) = normalize(d);
     der(x) = -0.5*x + p/10 + a/20;
     w = matVec({{1, 2}, {3, 4}}, {x, time});
+    (rotated, quadratic) = rotate(time, {1, 2});
     annotation(experiment(StopTime = 2, Tolerance = 1e-9));
   end UseFunctions;
 
