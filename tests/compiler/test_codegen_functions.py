@@ -180,6 +180,6 @@ end UseCorner;
 
 
 def _function(source: str, name: str) -> str:
-    match = re.search(rf"^static Status {name}\([^;]*?\)\n\{{\n.*?\n\}}\n", source, re.S | re.M)
+    match = re.search(rf"^static Status {name}\([^;]*?\) \{{\n.*?\n\}}\n", source, re.S | re.M)
     assert match, f"no definition of {name}"
     return match.group(0)

@@ -108,7 +108,7 @@ class FunctionCode:
         description = f": {function.description}" if function.description else ""
         place = source_place(function.span)
         comment = f"/* {function.name}{description}{f' ({place})' if place else ''} */"
-        return f"{comment}\n{self.signature(function)}\n{{\n{body}\n}}"
+        return f"{comment}\n{self.signature(function)} {{\n{body}\n}}"
 
     def _declaration(self, writer: BodyWriter, item: flat.FunctionVar, output: bool) -> list[str]:
         """Declaration and default of an output or protected variable."""
