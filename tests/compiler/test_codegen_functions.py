@@ -23,7 +23,7 @@ from tests.compiler.fmu_compare import mismatches, run
 FUNCTIONS = Path(__file__).parent / "codegen_models" / "Functions.mo"
 COMPARED = ["x", "r", "phi", "n[1]", "n[2]", "len", "f5", "s", "p", "a", "b", "w[1]", "w[2]",
             "f10", "mean", "lo", "hi", "spread", "c[1]", "c[2]", "c[3]", "y", "even", "rotated[1]", "rotated[2]",
-            "quadratic"]
+            "quadratic", "sums[1]", "sums[2]", "firstColumn", "tail"]
 GRID = np.linspace(0.0, 2.0, 101)
 
 
@@ -78,6 +78,9 @@ def test_function_results_are_the_known_values(use_functions):
     rotation = np.array([[np.cos(2 * t), -np.sin(2 * t)], [np.sin(2 * t), np.cos(2 * t)]])
     assert [last["rotated[1]"], last["rotated[2]"]] == pytest.approx(rotation @ [1, 2])
     assert last["quadratic"] == pytest.approx(np.array([1, 2]) @ rotation @ [1, 2])
+    matrix = np.array([[1, 2, 3], [4, 5 + t, 6 - 2 * t]])
+    assert [last["sums[1]"], last["sums[2]"], last["firstColumn"], last["tail"]] == \
+        pytest.approx([6, matrix[1].sum(), 5, 5 + max(4, 6 - 2 * t)])
 
 
 def test_functions_are_static_c_functions_with_outputs_through_pointers(source):
@@ -167,6 +170,7 @@ protected
   Real C[2, 2];
 algorithm
   C := A*B;
+  C[1, 1:2] := {0, 0};
   y := sum(C[1, 1:2]);
 end corner;
 model UseCorner
@@ -175,7 +179,7 @@ end UseCorner;
 """)
     with pytest.raises(EmitError) as error:
         emit_c(causalize(model))
-    assert str(error.value) == (f"{flatten.path}:10:3: an array slice in function corner is "
+    assert str(error.value) == (f"{flatten.path}:10:3: assigning to an array slice in function corner is "
                                 "not supported by the C code generator")
 
 

@@ -193,8 +193,9 @@ class BodyWriter:
             return self._call_statement(call, target.elements)
         if type(target) is flat.Var and self.locals[target.name].sizes:
             return self._array_assign(self.locals[target.name], item.value, item.span)
+        target_text = self.lvalue(target)
         value = self.expr(item.value)
-        return self.take() + [f"{self.lvalue(target)} = {_bare(value)};"]
+        return self.take() + [f"{target_text} = {_bare(value)};"]
 
     def _array_assign(self, local: Local, value, span) -> list[str]:
         if type(value) is flat.Call and value.name in self.code.functions:
@@ -232,6 +233,8 @@ class BodyWriter:
                 raise self.error(f"assigning '{target.name}'")
             return local.c_name
         if type(target) is flat.Index:
+            if any(type(item) is flat.RangeExpr for item in target.subscripts):
+                raise self.error("assigning to an array slice")
             return self._indexed(target)
         raise self.error(f"assigning to {type(target).__name__}")
 
@@ -286,9 +289,8 @@ class BodyWriter:
             local = self.locals.get(node.name)
             return local.sizes if local else ()
         if kind is flat.Index:
-            if any(type(s) is flat.RangeExpr for s in node.subscripts):
-                raise self.error("an array slice")
-            return ()
+            return tuple(self._slice_count(item) for item in node.subscripts
+                         if type(item) is flat.RangeExpr)
         if kind is flat.Unary:
             return self.shape(node.operand)
         if kind is flat.Binary:
@@ -375,17 +377,41 @@ class BodyWriter:
             left = f"(double)({left})"
         return f"({left} {_C_INFIX[op]} {operand(node.right)})"
 
-    def _indexed(self, node) -> str:
+    def _indexed(self, node, position: str | None = None) -> str:
+        """An element of an array variable; for a slice (ranges among the subscripts) the
+        one at flat position ``position`` of the slice."""
         if type(node.base) is not flat.Var or node.base.name not in self.locals:
             raise self.error("indexing anything but an array variable")
         local = self.locals[node.base.name]
         if len(node.subscripts) != len(local.sizes):
             raise self.error(f"indexing '{node.base.name}' with {len(node.subscripts)} subscripts")
+        ranges = [item for item in node.subscripts if type(item) is flat.RangeExpr]
+        counts = [self._slice_count(item) for item in ranges]
         offset = ""
         for k, subscript in enumerate(node.subscripts):
-            index = _zero_based(subscript, self.expr(subscript))
-            offset = index if k == 0 else f"{_grouped(offset)} * {local.sizes[k]} + {index}"
+            if type(subscript) is flat.RangeExpr:
+                j = ranges.index(subscript)
+                within = " * ".join(counts[j + 1:])
+                place = f"{position} / ({within})" if within else position
+                place = f"({place}) % {counts[j]}" if j else place
+                index = self._range_element(subscript, place)
+            else:
+                index = _zero_based(subscript, self.expr(subscript))
+            offset = index if k == 0 or offset == "0" else \
+                f"{_grouped(offset)} * {local.sizes[k]} + {index}"
         return f"{local.c_name}[{offset}]"
+
+    def _slice_count(self, node) -> str:
+        if node.step is None and type(node.start) is flat.Const and node.start.value == 1:
+            return _size_t(self.expr(node.stop))   # 1:n, the colon among them
+        return _size_t(self._range_count(node))
+
+    def _range_element(self, node, place: str) -> str:
+        """The zero-based subscript at position ``place`` of a range subscript."""
+        if node.step is None and type(node.start) is flat.Const and node.start.value == 1:
+            return place
+        step = self.expr(node.step) if node.step is not None else "1"
+        return f"{self.expr(node.start)} - 1 + (int32_t)({place}) * {step}"
 
     def _call(self, node) -> str:
         name, args = node.name, node.args
@@ -433,6 +459,8 @@ class BodyWriter:
             return self.expr(node)
         if kind is flat.Var:
             return f"{self.locals[node.name].c_name}[{index}]"
+        if kind is flat.Index:
+            return self._indexed(node, index)
         if kind is flat.Unary:
             return f"-({self.element(node.operand, index)})"
         if kind is flat.Binary:
@@ -529,6 +557,14 @@ def _bare(text: str) -> str:
     while text.startswith("(") and text.endswith(")") and _closes_at_end(text):
         text = text[1:-1]
     return text
+
+
+def _size_t(text: str) -> str:
+    """A C size_t of an Integer expression: a size as it is, a literal plain, else cast."""
+    text = _bare(text)
+    if text.startswith("(int32_t)") and text[9:].isidentifier():
+        return text[9:]
+    return text if text.isdigit() else f"(size_t)({text})"
 
 
 def _grouped(text: str) -> str:

@@ -15,7 +15,7 @@ import re
 from compiler import flat
 from compiler.codegen.cexpr import c_type
 from compiler.codegen.errors import EmitError
-from compiler.codegen.function_body import INDENT, BodyWriter, Local
+from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.interface import C_KEYWORDS
@@ -129,10 +129,7 @@ class FunctionCode:
         for k, dim in enumerate(item.dims):
             text = writer.expr(dim)
             lines += writer.take()
-            if text.startswith("(int32_t)") and text[9:].isidentifier():
-                text = text[9:]   # size(v, k): a size_t already
-            elif not text.isdigit():
-                text = f"(size_t)({text})"
+            text = _size_t(text)
             lines.append(f"const size_t {name}_n{k + 1} = {text};")
             sizes.append(f"{name}_n{k + 1}")
         local = Local(name, item.type, tuple(sizes))

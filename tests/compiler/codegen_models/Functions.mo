@@ -145,6 +145,19 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     q := v*R2*v;
   end rotate;
 
+  function rowSums "Slices: sums of rows and columns, a part of a vector"
+    input Real A[:, :];
+    output Real rows[size(A, 1)];
+    output Real firstColumn;
+    output Real tail;
+  algorithm
+    for i in 1:size(A, 1) loop
+      rows[i] := sum(A[i, :]);
+    end for;
+    firstColumn := sum(A[:, 1]);
+    tail := sum(A[1, 2:size(A, 2)]) + max(A[2, 1:2:3]);
+  end rowSums;
+
   model UseFunctions
     Real x(start = 1, fixed = true);
     Real r;
@@ -165,6 +178,9 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     Boolean even = isEven(f5);
     Real rotated[2];
     Real quadratic;
+    Real sums[2];
+    Real firstColumn;
+    Real tail;
   equation
     c = cumulative({1, time, 2*time});
     (mean, lo, hi, spread) = stats({1, 2*time, -time, 3});
@@ -174,6 +190,7 @@ package Functions "User functions: several outputs, arrays, recursion, loops, bu
     der(x) = -0.5*x + p/10 + a/20;
     w = matVec({{1, 2}, {3, 4}}, {x, time});
     (rotated, quadratic) = rotate(time, {1, 2});
+    (sums, firstColumn, tail) = rowSums({{1, 2, 3}, {4, 5 + time, 6 - 2*time}});
     annotation(experiment(StopTime = 2, Tolerance = 1e-9));
   end UseFunctions;
 
