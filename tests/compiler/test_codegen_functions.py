@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+from fmpy.validation import validate_fmu
 
 from compiler.api import flatten_model
 from compiler.causalize import causalize
@@ -58,6 +59,10 @@ def test_calls_everywhere_in_a_model_match_the_interpreter(fmus, kind, tolerance
     assert (result["p"][0], result["q"][0], result["held"][-1]) == (6.0, 8.0, pytest.approx(
         2 * np.log(0.32 / 0.12), abs=1e-6))
     assert set(result["t"]) == {1.0, 2.0, 3.0}
+
+
+def test_fmpy_validates_the_functions_fmu(use_functions):
+    assert validate_fmu(str(use_functions[0])) == []
 
 
 def test_function_results_are_the_known_values(use_functions):

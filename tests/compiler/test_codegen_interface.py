@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import read_model_description, simulate_fmu
+from fmpy.validation import validate_fmu
 
 from compiler import fmu_cache
 from compiler.compile import compile_fmu
@@ -79,7 +80,12 @@ def test_an_alias_is_another_name_of_the_same_value_reference(decay, variables):
 
 def test_protected_variables_are_locals_and_outputs_outputs(variables):
     assert variables["shifted"].causality == "local"
+    assert variables["secret"].causality == "local"
     assert variables["y"].causality == "output"
+
+
+def test_fmpy_validates_the_interface_fmu(decay):
+    assert validate_fmu(str(decay)) == []
 
 
 def test_the_experiment_annotation_is_the_default_experiment(decay):

@@ -22,6 +22,7 @@ package Interface "Models for the FMU interface: parameters, names, aliases, exp
     output Real y;
   protected
     Real shifted;
+    output Real secret "An output declared protected stays inside";
   equation
     der(x) = -k*x;
     for i in 1:N loop
@@ -29,6 +30,7 @@ package Interface "Models for the FMU interface: parameters, names, aliases, exp
     end for;
     shifted = x + offset + twice + gain;
     y = 2*shifted;
+    secret = 3*x;
     annotation(experiment(StartTime = 0.5, StopTime = 2, Tolerance = 1e-7, Interval = 0.01));
   end Decay;
 
