@@ -41,6 +41,7 @@ CASES = [
     # edge, change, sample and a function call guarded by an if-expression (evaluated only
     # when its condition holds: it asserts what the condition guards)
     ("../codegen_models/Events.mo", "Events.Counters"),
+    ("../codegen_models/Events.mo", "Events.CallsInEvents"),
 ]
 IDS = [model for _, model in CASES]
 

@@ -84,12 +84,15 @@ def _clause_body(context: Context, clause) -> list[str]:
     writer.depth = 1   # values change as the body runs: no shared locals
     lines = []
     for k, item in enumerate(clause.reinits):
-        lines.append(f"const double reinit{k} = {writer.text(item.value)};")
+        value = writer.text(item.value)
+        lines += writer.take_lines()   # calls of user functions
+        lines.append(f"const double reinit{k} = {value};")
     for k, item in enumerate(clause.reinits):
         lines.append(f"{writer.slot(item.state).text} = reinit{k}; /* reinit({item.state}, ...) */")
     if clause.reinits:
         lines.append("update->state_values_changed = true;")
     for action in clause.actions:
+        writer.calls = {}   # after a reinit a call gives another result
         if type(action) is Assertion:
             lines.extend(assertion_lines(action, writer))
         else:
@@ -112,7 +115,9 @@ def initial_action_lines(context: Context, system: System, flag: bool) -> list[s
             elif flag:
                 body.extend(termination_lines(action, writer, flag=True))
         if body:
-            lines.append(f"if ({writer.text(clause.initial_active)}) {{")
+            condition = writer.text(clause.initial_active)
+            lines += writer.take_lines()
+            lines.append(f"if ({condition}) {{")
             lines.extend(INDENT + line for line in body)
             lines.append("}")
     return lines

@@ -31,4 +31,26 @@ package Events "edge, change, sample, pre and reinit together; a function behind
     root = if x > 0.1 then checkedSqrt(x - 0.05) else -1;
     annotation(experiment(StopTime = 4, Tolerance = 1e-9));
   end Counters;
+
+  function sq
+    input Real x;
+    output Real y;
+  algorithm
+    y := x*x;
+  end sq;
+
+  model CallsInEvents "User functions in a when-condition, a reinit and an assert"
+    Real x(start = 1, fixed = true);
+    Real v(start = 0, fixed = true);
+    Integer n(start = 0, fixed = true);
+  equation
+    der(x) = v;
+    der(v) = -4*x;
+    when sq(x) < 0.25 and v < 0 then
+      reinit(v, -0.9*sq(v)/max(abs(v), 1e-9));
+      n = pre(n) + 1;
+    end when;
+    assert(sq(x) <= 1.0001, "x out of range");
+    annotation(experiment(StopTime = 3, Tolerance = 1e-9));
+  end CallsInEvents;
 end Events;
