@@ -22,7 +22,7 @@ from compiler.fmu import ModelInterface
 from compiler.system import System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
-EMITTER_VERSION = "1"
+EMITTER_VERSION = "2"
 # Beyond this many lines gcc -O2 takes longer than the model would ever gain from it (large
 # models spend their time in the integrator's sparse LU, not in model code): gcc's quick
 # optimization level -Og compiles them about 3x faster than -O1 and 5x faster than -O2.
