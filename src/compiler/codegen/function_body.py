@@ -3,7 +3,8 @@
 Input: a ``flat.Function`` and the ``FunctionCode`` of the model (names and signatures of the
 other functions). Output: C lines. Scalars map to C scalars; arrays are flat row-major C arrays
 with their sizes in ``<name>_n<k>``; array expressions are evaluated element by element in
-loops (element-wise operators, literals, ranges, zeros/ones/fill, sum/product/min/max).
+loops (element-wise operators, literals, ranges, slices, zeros/ones/fill, sum/product/min/max);
+matrix products and calls that need statements first go to ``pre`` before their statement.
 """
 from __future__ import annotations
 
