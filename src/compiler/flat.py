@@ -240,6 +240,8 @@ class Variable:
     ``causality`` is ``input``/``output`` only for the public interface of the top model.
     ``structural`` marks a parameter whose value flattening used (array size, for range,
     if-equation condition, component condition): it must not change after compilation.
+    ``final`` marks a variable declared or modified ``final``, ``evaluate`` one annotated
+    ``Evaluate = true``: a code generator may fold such parameters into constants.
     """
     name: str
     type: str
@@ -259,6 +261,8 @@ class Variable:
     structural: bool = False
     description: str = ""
     span: Optional[Span] = _span()
+    final: bool = False
+    evaluate: bool = False
 
 
 # -------------------------------------------------------------------------------- functions

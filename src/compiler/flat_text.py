@@ -135,7 +135,7 @@ def _branches(branches, first: str, other: str, depth: int) -> list[str]:
 
 # ---------------------------------------------------------------------------------- model
 def variable_line(var: flat.Variable) -> str:
-    prefixes = []
+    prefixes = ["final"] if var.final else []
     if var.variability in ("constant", "parameter", "discrete"):
         prefixes.append(var.variability)
     if var.causality in ("input", "output"):

@@ -35,7 +35,9 @@ class Variable:
     Real, and the hidden latches), ``input``, ``parameter`` or ``constant``. ``binding`` is the
     value of a parameter or constant (None: the start value, or computed by the
     initialization when ``fixed`` is False). ``hidden`` marks storage the compiler made;
-    ``structural`` a parameter whose value the compiler used (it must not be tunable).
+    ``structural`` a parameter whose value the compiler used (it must not be tunable);
+    ``final`` and ``evaluate`` a parameter declared or modified ``final``, or annotated
+    ``Evaluate = true`` (a code generator folds such parameters into constants).
     """
     name: str
     type: str
@@ -58,6 +60,8 @@ class Variable:
     derivative_of: str = ""
     structural: bool = False
     span: Optional[Span] = _span()
+    final: bool = False
+    evaluate: bool = False
 
 
 @node

@@ -7,7 +7,7 @@ the initialization blocks.
 from __future__ import annotations
 
 from compiler.symbolic import to_text
-from compiler.system import Assignment, LinearBlock, NewtonBlock, System
+from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock, System
 
 INDENT = "  "
 
@@ -116,3 +116,25 @@ def _clause(clause) -> list[str]:
 
 def _at(span) -> str:
     return f"    [{span}]" if span else ""
+
+
+def block_place(block) -> str:
+    """``the equation for x (file:line:col)``: what a block computes and where it comes
+    from, for messages."""
+    if type(block) is Assignment:
+        where = f" ({block.span})" if block.span else ""
+        return f"the equation for {block.var}{where}"
+    if type(block) is AlgorithmBlock:
+        where = f" ({block.span})" if block.span else ""
+        return f"the algorithm computing {', '.join(block.outputs)}{where}"
+    return describe_loop(block)
+
+
+def describe_loop(block) -> str:
+    """``the nonlinear system for x, y (file:line:col, ...)`` of a linear or Newton block."""
+    if type(block) is LinearBlock:
+        kind, names, items = "linear system", block.vars, block.equations
+    else:
+        kind, names, items = "nonlinear system", block.vars, block.residuals
+    where = ", ".join(str(item.span) for item in items if item.span)
+    return f"the {kind} for {', '.join(names)}" + (f" ({where})" if where else "")

@@ -180,8 +180,21 @@ model Top
   Gain g(final k = 3);
 end Top;
 """)
-    assert flatten.variables(model)[:2] == ["parameter Real g.k = 3.0;",
-                                            "parameter Real g.offset = 0.5;"]
+    assert flatten.variables(model)[:2] == ["final parameter Real g.k = 3.0;",
+                                            "final parameter Real g.offset = 0.5;"]
+    assert [(v.final, v.evaluate) for v in model.variables[:3]] == [
+        (True, False), (True, False), (False, False)]
+
+
+def test_evaluate_annotation_is_kept(flatten):
+    model = flatten("""
+model Top
+  parameter Real k = 1 annotation(Evaluate = true);
+  parameter Real j = 2 annotation(Evaluate = false);
+  Real y = k + j;
+end Top;
+""")
+    assert [(v.name, v.evaluate) for v in model.variables[:2]] == [("k", True), ("j", False)]
 
 
 def test_local_classes_and_enclosing_constants(flatten):

@@ -73,7 +73,7 @@ def _variable(item, kind: str, converter) -> Variable:
         attribute(declaration.min), attribute(declaration.max), declaration.unit,
         declaration.display_unit, declaration.quantity, declaration.description,
         item.state_select, declaration.protected, item.hidden, item.derivative_of,
-        declaration.structural, item.span)
+        declaration.structural, item.span, declaration.final, declaration.evaluate)
 
 
 def _parameters_sorted(variables: list) -> list:

@@ -51,7 +51,16 @@ def flat_variable(record, ctx, when_assigned: bool) -> flat.Variable:
         protected=record.protected,
         structural=record.name in ctx.structural,
         description=record.decl.description,
-        span=record.span)
+        span=record.span,
+        final=record.mod is not None and record.mod.final,
+        evaluate=_annotated_evaluate(record.decl.annotation))
+
+
+def _annotated_evaluate(annotation) -> bool:
+    """Whether a declaration's annotation says ``Evaluate = true``."""
+    modification = _entry_named(annotation, "Evaluate")
+    return modification is not None and isinstance(modification.binding, ast.BoolLit) \
+        and modification.binding.value
 
 
 def _as_real(value):

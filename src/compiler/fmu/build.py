@@ -38,8 +38,9 @@ def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier:
                    extra_flags: tuple[str, ...] = ()) -> BuildResult:
     """Build the shared library; a gcc failure raises PackageError with gcc's own message.
 
-    Each source compiles in its own gcc process, all at once, then one link: on several cores
-    that is several times faster than one gcc call over all files.
+    Each source compiles in its own gcc process, as many at once as there are cores (largest
+    first), then one link: on several cores that is several times faster than one gcc call
+    over all files.
     """
     gcc = shutil.which("gcc") or shutil.which("cc")
     if gcc is None:
@@ -51,8 +52,12 @@ def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier:
         # run in the sources folder so that messages name files as the FMU's sources/ does
         commands = [[gcc, *C_FLAGS, *extra_flags, *includes, "-c", name, "-o", obj]
                     for name, obj in zip(source_names, objects)]
+        # largest first: a big model.c then compiles on one core while the runtime's files
+        # share the others, instead of starting last and running alone
+        order = sorted(range(len(commands)), key=lambda k: -(sources_dir / source_names[k]).stat().st_size)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            results = list(pool.map(lambda command: _run(command, sources_dir), commands))
+            futures = {k: pool.submit(_run, commands[k], sources_dir) for k in order}
+            results = [futures[k].result() for k in range(len(commands))]
         for result in results:
             if result.returncode != 0:
                 raise _failure(identifier, result)

@@ -42,7 +42,8 @@ class Variable:
     min: float | None = None
     max: float | None = None
     derivative_of: str | None = None  # this is der(<that state>)
-    alias_of: str | None = None       # shares the value (and value reference) of that variable
+    alias_of: str | None = None       # another name of that variable (an FMI 3.0 <Alias>): same
+                                      # value reference, causality, variability and unit
     c_name: str | None = None         # identifier of the slot macro; default from the name
 
 
@@ -136,8 +137,8 @@ def check(interface: ModelInterface) -> None:
         for reference in (variable.derivative_of, variable.alias_of):
             if reference is not None and reference not in names:
                 raise PackageError(f"{where}: variable '{variable.name}' refers to unknown '{reference}'")
-        if variable.alias_of and names[variable.alias_of].type != variable.type:
-            raise PackageError(f"{where}: alias '{variable.name}' and '{variable.alias_of}' differ in type")
+        if variable.alias_of:
+            _check_alias(where, variable, names[variable.alias_of])
     macros = [c_name_of(v) for v in interface.variables if not v.alias_of] + [h.c_name for h in interface.hidden]
     for macro in macros:
         if not C_IDENTIFIER.match(macro) or macro in C_KEYWORDS:
@@ -149,6 +150,15 @@ def check(interface: ModelInterface) -> None:
     for row, column in interface.jacobian:
         if not (0 <= row < n and 0 <= column < n):
             raise PackageError(f"{where}: Jacobian entry ({row}, {column}) outside {n} states")
+
+
+def _check_alias(where: str, alias: Variable, target: Variable) -> None:
+    """FMI 3.0 aliases are names of one variable: they cannot differ in what it is."""
+    for key in ("type", "causality", "variability", "unit"):
+        if getattr(alias, key) != getattr(target, key) and not (key == "unit" and alias.unit is None):
+            raise PackageError(f"{where}: alias '{alias.name}' and '{target.name}' differ in {key}")
+    if target.alias_of:
+        raise PackageError(f"{where}: alias '{alias.name}' refers to the alias '{target.name}'")
 
 
 def _check_variable(where: str, variable: Variable) -> None:

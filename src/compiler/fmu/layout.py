@@ -74,5 +74,6 @@ def layout(interface: ModelInterface) -> Layout:
             value_reference[variable.name] = value_reference[variable.alias_of]
             slot[variable.name] = slot[variable.alias_of]
     hidden_slot = {h.c_name: new_slot(h.type, h.c_name, f"{h.c_name} (hidden)") for h in interface.hidden}
-    ordered = tuple(sorted(slots, key=lambda s: (TYPES.index(s.type), s.index)))
+    order = {type_: k for k, type_ in enumerate(TYPES)}
+    ordered = tuple(sorted(slots, key=lambda s: (order[s.type], s.index)))
     return Layout(variables, value_reference, slot, hidden_slot, ordered, count, states(interface), indicators)

@@ -32,8 +32,17 @@ def _start_text(variable: Variable) -> str:
     return str(int(variable.start))
 
 
+def fmi_name(name: str) -> str:
+    """The name under FMI's structured naming convention: a higher derivative
+    ``der(der(x))`` is ``der(x,2)``."""
+    inner, order = name, 0
+    while inner.startswith("der(") and inner.endswith(")"):
+        inner, order = inner[4:-1], order + 1
+    return f"der({inner},{order})" if order > 1 else name
+
+
 def _variable_element(variable: Variable, layout: Layout) -> etree._Element:
-    attributes = {"name": variable.name, "valueReference": str(layout.value_reference[variable.name])}
+    attributes = {"name": fmi_name(variable.name), "valueReference": str(layout.value_reference[variable.name])}
     if variable.description:
         attributes["description"] = variable.description
     attributes["causality"] = variable.causality
@@ -82,17 +91,27 @@ def _unit_definitions(interface: ModelInterface) -> etree._Element | None:
     return root
 
 
-def _dependencies(interface: ModelInterface, layout: Layout, name: str, state_index: int | None) -> str | None:
-    """Space-separated value references `name` depends on, or None for 'everything'."""
-    listed = dict(interface.dependencies)
-    if name in listed:
-        return " ".join(str(layout.value_reference[n]) for n in listed[name])
-    has_inputs = any(v.causality == "input" for v in interface.variables)
-    if state_index is None or has_inputs:
-        return None
-    states = [state for state, _ in layout.states]
-    columns = sorted({column for row, column in interface.jacobian if row == state_index})
-    return " ".join(str(layout.value_reference[states[c].name]) for c in columns)
+class _Dependencies:
+    """What each output and derivative depends on, computed once for all of them."""
+
+    def __init__(self, interface: ModelInterface, layout: Layout):
+        self.layout = layout
+        self.listed = dict(interface.dependencies)
+        self.has_inputs = any(v.causality == "input" for v in interface.variables)
+        self.columns: dict[int, set[int]] = {}
+        for row, column in interface.jacobian:
+            self.columns.setdefault(row, set()).add(column)
+        self.states = [state for state, _ in layout.states]
+
+    def of(self, name: str, state_index: int | None) -> str | None:
+        """Space-separated value references `name` depends on, or None for 'everything'."""
+        vr = self.layout.value_reference
+        if name in self.listed:
+            return " ".join(str(vr[n]) for n in self.listed[name])
+        if state_index is None or self.has_inputs:
+            return None
+        columns = sorted(self.columns.get(state_index, ()))
+        return " ".join(str(vr[self.states[c].name]) for c in columns)
 
 
 def _unknown(tag: str, vr: int, dependencies: str | None = None) -> etree._Element:
@@ -104,16 +123,17 @@ def _unknown(tag: str, vr: int, dependencies: str | None = None) -> etree._Eleme
 
 def _model_structure(interface: ModelInterface, layout: Layout) -> etree._Element:
     root = etree.Element("ModelStructure")
+    dependencies = _Dependencies(interface, layout)
     seen: set[int] = set()
     for variable in layout.variables:
         vr = layout.value_reference[variable.name]
         if variable.causality == "output" and vr not in seen:
             seen.add(vr)
-            root.append(_unknown("Output", vr, _dependencies(interface, layout, variable.name, None)))
+            root.append(_unknown("Output", vr, dependencies.of(variable.name, None)))
     for index, (_, derivative) in enumerate(layout.states):
         vr = layout.value_reference[derivative.name]
-        root.append(_unknown("ContinuousStateDerivative", vr, _dependencies(interface, layout, derivative.name, index)))
-    initial_unknowns: list[int] = []
+        root.append(_unknown("ContinuousStateDerivative", vr, dependencies.of(derivative.name, index)))
+    initial_unknowns: dict[int, None] = {}   # ordered, with fast membership
     state_names = {state.name for state, _ in layout.states}
     derivative_names = {derivative.name for _, derivative in layout.states}
     for variable in layout.variables:
@@ -123,7 +143,7 @@ def _model_structure(interface: ModelInterface, layout: Layout) -> etree._Elemen
             continue
         if (variable.causality == "output" and calculated) or variable.causality == "calculatedParameter" \
                 or variable.name in derivative_names or (variable.name in state_names and calculated):
-            initial_unknowns.append(vr)
+            initial_unknowns[vr] = None
     root.extend(_unknown("InitialUnknown", vr) for vr in initial_unknowns)
     for variable in layout.indicator_variables:
         root.append(_unknown("EventIndicator", layout.value_reference[variable.name]))
@@ -159,7 +179,21 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
     variables = etree.SubElement(root, "ModelVariables")
     etree.SubElement(variables, "Float64", name="time", valueReference="0", causality="independent",
                      variability="continuous", description="Simulation time")
-    variables.extend(_variable_element(v, layout) for v in layout.variables)
+    aliases: dict[str, list[Variable]] = {}
+    for variable in layout.variables:
+        if variable.alias_of:
+            aliases.setdefault(variable.alias_of, []).append(variable)
+    for variable in layout.variables:
+        if variable.alias_of:
+            continue
+        element = _variable_element(variable, layout)
+        for alias in aliases.get(variable.name, ()):
+            # FMI 3.0: an alias is another name of the same variable, an <Alias> child
+            attributes = {"name": fmi_name(alias.name)}
+            if alias.description:
+                attributes["description"] = alias.description
+            etree.SubElement(element, "Alias", attributes)
+        variables.append(element)
     root.append(_model_structure(interface, layout))
     validate(root, "fmi3ModelDescription.xsd", "modelDescription.xml")
     return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")

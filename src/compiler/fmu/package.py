@@ -41,7 +41,10 @@ def instantiation_token(interface: ModelInterface, model_source: str) -> str:
 def write_sources(interface: ModelInterface, model_source: str, directory: Path) -> str:
     """Everything needed to build the binary, as it goes into the FMU's sources/. Returns the token."""
     check(interface)
-    layout = make_layout(interface)
+    return _write_sources(interface, make_layout(interface), model_source, directory)
+
+
+def _write_sources(interface: ModelInterface, layout, model_source: str, directory: Path) -> str:
     token = instantiation_token(interface, model_source)
     directory.mkdir(parents=True, exist_ok=True)
     for name in RUNTIME_SOURCES + RUNTIME_HEADERS:
@@ -62,8 +65,10 @@ def package_fmu(interface: ModelInterface, model_source: str, output: str | os.P
     output = Path(output)
     with tempfile.TemporaryDirectory(prefix="cosim-fmu-") as work:
         root = Path(work) / "fmu"
-        token = write_sources(interface, model_source, root / "sources")
-        description = model_description(interface, make_layout(interface), token)
+        check(interface)
+        layout = make_layout(interface)
+        token = _write_sources(interface, layout, model_source, root / "sources")
+        description = model_description(interface, layout, token)
         (root / "modelDescription.xml").write_bytes(description)
         binary = root / "binaries" / PLATFORM / f"{interface.identifier}.so"
         build = compile_binary(root / "sources", RUNTIME_SOURCES + MODEL_SOURCES, interface.identifier, binary)

@@ -8,10 +8,11 @@ The generated code reads the globals ``v`` (values), ``p`` (pre values) and ``fl
 from __future__ import annotations
 
 from compiler.interp.pycode import Emitter, if_lines
-from compiler.symbolic import ONE, neg
+from compiler.linearization import block_unknowns, residual_rows
 from compiler.system import (
     AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
     LinearBlock, NewtonBlock, WhenStatement, WhileStatement)
+from compiler.system_text import block_place, describe_loop
 
 SPARSE_SIZE = 60   # linear blocks at least this large are assembled as sparse matrices
 
@@ -36,7 +37,7 @@ class BlockCode:
         body = []
         for block in blocks:
             body.append(f"_where[0] = {len(self.places)}")
-            self.places.append(_place(block))
+            self.places.append(block_place(block))
             body.extend(self.block(block))
         self.helpers.append((name, "", body))
 
@@ -46,7 +47,7 @@ class BlockCode:
         if type(block) is AlgorithmBlock:
             return self._algorithm(block)
         number = len(self.helpers)
-        description = _describe(block)
+        description = describe_loop(block)
         if type(block) is LinearBlock:
             self._linear(block, number)
             return [f"_linear_{number}()"]
@@ -127,7 +128,7 @@ class BlockCode:
             body.append(f"_A = np.zeros(({n}, {n}))")
             body.extend(f"_A[{i}, {j}] = {text}" for (i, j, _), text in zip(entries, values))
         body.append(f"_x = _solve_linear(_A, np.array([{', '.join(rhs)}], dtype=float), "
-                    f"lambda: {_describe(block)!r})")
+                    f"lambda: {describe_loop(block)!r})")
         body.extend(f"{self.target(name)} = float(_x[{j}])" for j, name in enumerate(block.vars))
         self.helpers.append((f"_linear_{number}", "", body))
 
@@ -194,8 +195,8 @@ class BlockCode:
             text = _combination(emitter, terms, n)
             tangent[block.var] = f"_T{number}"
             return emitter.lines + [f"_T{number} = {text}"]
-        rows = _residual_rows(block)
-        unknowns = _block_vars(block)
+        rows = residual_rows(block)
+        unknowns = block_unknowns(block)
         if not any(name in tangent for partials in rows for name, _ in partials):
             return []
         position = {name: j for j, name in enumerate(unknowns)}
@@ -217,45 +218,9 @@ class BlockCode:
         return body
 
 
-def _residual_rows(block) -> list:
-    """The partials of each row of a block in residual form (an inner assignment y := g is
-    the row y - g = 0)."""
-    if type(block) is LinearBlock:
-        return [row.partials for row in block.equations]
-    rows = [((item.var, ONE),) + tuple((name, neg(expr)) for name, expr in item.partials)
-            for item in block.inner]
-    return rows + [item.partials for item in block.residuals]
-
-
-def _block_vars(block) -> list[str]:
-    if type(block) is LinearBlock:
-        return list(block.vars)
-    return list(block.vars) + [item.var for item in block.inner]
-
-
 def _combination(emitter: Emitter, terms, n: int) -> str:
     if not terms:
         return "0.0" if n == 1 else f"np.zeros({n})"
     for expr, _ in terms:
         emitter.count(expr)
     return " + ".join(f"({emitter.text(expr)}) * {vector}" for expr, vector in terms)
-
-
-def _place(block) -> str:
-    """``the block computing x (file:line:col)`` for messages."""
-    if type(block) is Assignment:
-        where = f" ({block.span})" if block.span else ""
-        return f"the equation for {block.var}{where}"
-    if type(block) is AlgorithmBlock:
-        where = f" ({block.span})" if block.span else ""
-        return f"the algorithm computing {', '.join(block.outputs)}{where}"
-    return _describe(block)
-
-
-def _describe(block) -> str:
-    if type(block) is LinearBlock:
-        kind, names, items = "linear system", block.vars, block.equations
-    else:
-        kind, names, items = "nonlinear system", block.vars, block.residuals
-    where = ", ".join(str(item.span) for item in items if item.span)
-    return f"the {kind} for {', '.join(names)}" + (f" ({where})" if where else "")

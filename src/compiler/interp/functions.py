@@ -11,7 +11,7 @@ import numpy as np
 
 from compiler import flat
 from compiler.interp.errors import SimulationError
-from compiler.interp.pycode import compile_function, if_lines
+from compiler.interp.pycode import NAMESPACE, compile_function, if_lines
 
 _ELEMENTWISE = {
     "sin": "np.sin", "cos": "np.cos", "tan": "np.tan", "asin": "np.arcsin",
@@ -90,7 +90,7 @@ class FunctionTable:
     def __init__(self, functions):
         self.declared = {item.name: item for item in functions}
         self.python_names = {name: f"_fn_{k}" for k, name in enumerate(self.declared)}
-        self.namespace = dict(HELPERS)
+        self.namespace = {**NAMESPACE, **HELPERS}
         self.compiled: set = set()
 
     def structured(self, name: str):
@@ -124,7 +124,7 @@ class FunctionTable:
         body = translator.function_body(function)
         params = ", ".join(f"v_{item.name}" for item in function.inputs)
         self.namespace[self.python_names[name]] = compile_function(
-            self.python_names[name], params, body, self.namespace)
+            self.python_names[name], params, body, self.namespace, shared=True)
         for callee in translator.callees:
             self._compile(callee)
 

@@ -14,9 +14,10 @@ from compiler.interp.errors import SimulationError
 from compiler.interp.functions import FunctionTable
 from compiler.interp.pycode import compile_function
 from compiler.interp.solvers import newton, solve_linear
+from compiler.linearization import partials_complete
 from compiler.symbolic import relation as make_relation
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
-from compiler.system import AlgorithmBlock, Assignment, NewtonBlock, System
+from compiler.system import System
 
 _DEFAULT = {"Real": 0.0, "Integer": 0, "Boolean": False, "String": ""}
 
@@ -88,7 +89,7 @@ class ExecutableModel:
         code.initial = True
         code.run("run_initial", system.initial_blocks)
         code.initial = False
-        self.analytic_jacobian = _has_partials(system.blocks[:n_d])
+        self.analytic_jacobian = partials_complete(system.blocks[:n_d])
         if self.analytic_jacobian:
             code.tangent("derivative_jacobian", system.blocks[:n_d], system.states,
                          system.derivatives)
@@ -177,19 +178,6 @@ def _values_function(code: BlockCode, name: str, exprs) -> None:
 def _assertion_failed(message, level: str, place: str) -> None:
     if level == "error":
         raise SimulationError(f"{place + ': ' if place else ''}assertion failed: {message}")
-
-
-def _has_partials(blocks) -> bool:
-    for block in blocks:
-        if type(block) is AlgorithmBlock:
-            return False
-        if type(block) is Assignment and not block.has_partials:
-            return False
-        if type(block) is NewtonBlock and not block.has_jacobian:
-            return False
-        if hasattr(block, "equations") and not all(row.has_partials for row in block.equations):
-            return False
-    return True
 
 
 def _scalar_functions(table: FunctionTable, system: System) -> dict:

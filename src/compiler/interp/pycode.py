@@ -11,8 +11,9 @@ import math
 
 import numpy as np
 
+from compiler.symbolic.cse import ExpressionWriter
 from compiler.symbolic.evaluate import BUILTINS, modelica_pow
-from compiler.symbolic.expr import Array, Call, Const, Op, Var
+from compiler.symbolic.expr import Array, Call, Const
 
 _INFIX = {"+": "+", "-": "-", "*": "*", "/": "/", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
           "==": "==", "<>": "!="}
@@ -21,7 +22,7 @@ NAMESPACE = {f"_m_{name}": function for name, function in BUILTINS.items()}
 NAMESPACE.update(_pow=modelica_pow, _array=np.array, math=math, np=np)
 
 
-class Emitter:
+class Emitter(ExpressionWriter):
     """Python text of IR expressions for one generated function.
 
     ``slot_of(name)`` gives the slot of a variable; names starting with ``pre(`` read the
@@ -30,53 +31,25 @@ class Emitter:
     """
 
     def __init__(self, slot_of, functions=None):
+        super().__init__()
         self.slot_of = slot_of
         self.functions = functions or {}
-        self.lines: list[str] = []
-        self.temps: dict = {}
-        self.uses: dict = {}
-        self.depth = 0   # > 0 inside parts evaluated only sometimes
 
-    def count(self, expr) -> None:
-        """Register ``expr`` (before ``text``) so that repeated subexpressions get locals."""
-        stack = [expr]
-        uses = self.uses
-        while stack:
-            node = stack.pop()
-            seen = uses.get(node, 0)
-            uses[node] = seen + 1
-            if seen:
-                continue
-            if type(node) is Op:
-                stack.extend(node.args)
-            elif type(node) is Call:
-                stack.extend(node.args)
-            elif type(node) is Array:
-                stack.extend(node.elements)
+    def constant(self, node) -> str:
+        return repr(node.value)
 
-    def text(self, node) -> str:
-        kind = type(node)
-        if kind is Const:
-            return repr(node.value)
-        if kind is Var:
-            return self._var(node.name)
-        temp = self.temps.get(node)
-        if temp is not None:
-            return temp
-        text = self._compound(node)
-        if self.uses.get(node, 0) > 1 and kind is not Array and not self.depth:
-            temp = f"_t{len(self.temps)}"
-            self.lines.append(f"{temp} = {text}")
-            self.temps[node] = temp
-            return temp
-        return text
+    def variable(self, node) -> str:
+        return self._var(node.name)
+
+    def declare(self, temp: str, node, text: str) -> str:
+        return f"{temp} = {text}"
 
     def _var(self, name: str) -> str:
         if name.startswith("pre(") and name.endswith(")"):
             return f"p[{self.slot_of(name[4:-1])}]"
         return f"v[{self.slot_of(name)}]"
 
-    def _compound(self, node) -> str:
+    def compound(self, node) -> str:
         kind = type(node)
         if kind is Call:
             args = ", ".join(self.text(arg) for arg in node.args)
@@ -85,7 +58,7 @@ class Emitter:
             return "_array([" + ", ".join(self.text(item) for item in node.elements) + "])"
         name, args = node.op, node.args
         if name in ("and", "or"):
-            return f"({self.text(args[0])} {name} {self._lazy(args[1])})"
+            return f"({self.text(args[0])} {name} {self.lazy(args[1])})"
         if name in _INFIX:
             return f"({self.text(args[0])} {_INFIX[name]} {self.text(args[1])})"
         if name == "neg":
@@ -99,8 +72,8 @@ class Emitter:
             return f"_pow({self.text(args[0])}, {self.text(args[1])})"
         if name == "if":
             # the branches must not be evaluated eagerly: no temporaries inside them
-            return (f"({self._lazy(args[1])} if {self.text(args[0])} "
-                    f"else {self._lazy(args[2])})")
+            return (f"({self.lazy(args[1])} if {self.text(args[0])} "
+                    f"else {self.lazy(args[2])})")
         if name == "pre":
             return f"p[{self.slot_of(args[0].name)}]"
         if name == "initial":
@@ -108,15 +81,6 @@ class Emitter:
         if name == "terminal":
             return "fl[1]"
         return f"_m_{name}(" + ", ".join(self.text(arg) for arg in args) + ")"
-
-    def _lazy(self, node) -> str:
-        """Text of a part evaluated only sometimes (if-branches, right operands of and/or):
-        it may use locals computed before, but makes none of its own."""
-        self.depth += 1
-        try:
-            return self.text(node)
-        finally:
-            self.depth -= 1
 
 
 def if_lines(branches, else_, condition_text, body_lines) -> list[str]:
@@ -131,10 +95,16 @@ def if_lines(branches, else_, condition_text, body_lines) -> list[str]:
     return lines
 
 
-def compile_function(name: str, params: str, body: list[str], namespace: dict):
-    """A Python function ``name(params)`` with ``body`` lines, in ``namespace``."""
+def compile_function(name: str, params: str, body: list[str], namespace: dict,
+                     shared: bool = False):
+    """A Python function ``name(params)`` with ``body`` lines, in ``namespace`` (a copy with
+    the interpreter's helpers; ``shared``: ``namespace`` itself, so that functions compiled
+    into it later are visible, as user functions calling each other need)."""
     source = f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
-    scope = dict(NAMESPACE)
-    scope.update(namespace)
+    if shared:
+        scope = namespace
+    else:
+        scope = dict(NAMESPACE)
+        scope.update(namespace)
     exec(compile(source, f"<reference interpreter: {name}>", "exec"), scope)
     return scope[name]

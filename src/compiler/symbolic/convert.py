@@ -8,6 +8,7 @@ are expanded here; ``ConversionError`` names what cannot be converted.
 from __future__ import annotations
 
 from compiler import flat
+from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import (
     FUNCTIONS, TIME, ZERO, add, and_, array, call, const,
     div, function, if_, initial, mul, neg, not_, or_, power, relation, sub, terminal, var)
@@ -122,20 +123,31 @@ class Converter:
     def function_call(self, name: str, args, output: int, events: bool = True):
         """Scalar result number ``output`` of the user function ``name``."""
         declared = self.functions[name]
-        types = [item.type for item in declared.outputs for _ in range(_size(item))]
+        shapes = output_shapes(declared, *_argument_shapes(declared, args))
+        types = [item.type for item, shape in zip(declared.outputs, shapes)
+                 for _ in range(count(shape) if shape is not None else 1)]
         if output >= len(types):
             raise ConversionError(f"{name}() has no result number {output + 1}")
         return call(name, tuple(self.convert(arg, False) for arg in args), output,
                     types[output])
 
 
-def _size(item) -> int:
-    count = 1
-    for dim in item.dims:
-        if type(dim) is not flat.Const:
-            return 1
-        count *= dim.value
-    return count
+def _argument_shapes(function: flat.Function, args) -> tuple[dict, dict]:
+    """Shapes of the array arguments and values of the literal Integer arguments of a call,
+    by input name."""
+    shapes, values = {}, {}
+    for item, arg in zip(function.inputs, args):
+        shapes[item.name] = _shape(arg)
+        if type(arg) is flat.Const and type(arg.value) is int:
+            values[item.name] = arg.value
+    return shapes, values
+
+
+def _shape(node) -> tuple:
+    if type(node) is not flat.ArrayExpr:
+        return ()
+    inner = _shape(node.elements[0]) if node.elements else ()
+    return (len(node.elements),) + inner
 
 
 def _der(self, args, events):

@@ -1,0 +1,132 @@
+/*
+ * model_support.c -- sample instants and the solvers of algebraic loops for model code
+ * (see model_support.h).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "model_support.h"
+
+/* ---- sample instants ---- */
+
+static bool same_instant(double a, double b) {
+    return fabs(a - b) <= SAMPLE_TOLERANCE * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+bool sample_tick(double t, double start, double interval) {
+    const double k = round((t - start) / interval);
+    return k >= 0.0 && same_instant(start + k * interval, t);
+}
+
+double sample_next(double t, double start, double interval) {
+    const double k = fmax(0.0, floor((t - start) / interval) + 1.0);
+    const double tick = start + k * interval;
+    return same_instant(tick, t) ? start + (k + 1.0) * interval : tick;
+}
+
+/* ---- algebraic loops ---- */
+
+/* Between events a failure asks the integrator for a smaller step; elsewhere it is final. */
+static Status failure(const ModelData *m) { return m->event_mode ? StatusError : StatusDiscard; }
+
+Status factor_linear(ModelData *m, size_t n, double *a, size_t *pivot, const char *description) {
+    const int singular = dense_lu_factor(n, a, pivot);
+    if (!singular) return StatusOK;
+    const Status status = failure(m);
+    model_log(m, status, "logSingularLinearSystems",
+              "singular linear system (no pivot in column %d) in %s at t = %.17g", singular,
+              description, m->time);
+    return status;
+}
+
+Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
+                    const char *description) {
+    CHECK(factor_linear(m, n, a, pivot, description));
+    dense_lu_solve(n, a, pivot, b);
+    return StatusOK;
+}
+
+/* Newton's constants, as in compiler/interp/solvers.py */
+#define NEWTON_TOLERANCE 1e-12    /* relative step size at which Newton stops */
+#define NEWTON_MAX_ITERATIONS 100
+#define MIN_DAMPING 1e-6          /* smallest fraction of a Newton step the line search tries */
+#define RESIDUAL_TOLERANCE 1e-10  /* an unconverged iteration still counts with residuals this small */
+#define DIFFERENCE_STEP 1e-7
+
+static double max_norm(size_t n, const double *v) {
+    double norm = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        if (!(fabs(v[k]) <= norm)) norm = fabs(v[k]); /* NaN propagates */
+    }
+    return norm;
+}
+
+/* r(x) and its max-norm; a failed or non-finite evaluation counts as an infinite norm when
+ * `trial` (the line search then shortens the step), and as an error otherwise. */
+static Status residual_norm(ModelData *m, const NewtonSystem *system, const double *x, double *r,
+                            bool trial, double *norm) {
+    const Status status = system->residual(m, x, r);
+    *norm = status > StatusWarning ? INFINITY : max_norm(system->n, r);
+    if (isnan(*norm)) *norm = INFINITY;
+    return trial || status <= StatusWarning ? StatusOK : status;
+}
+
+/* Forward differences of r at x (r holds r(x)); leaves the model at x again. */
+static Status differences(ModelData *m, const NewtonSystem *system, double *x, const double *r,
+                          double *shifted_r, double *jacobian) {
+    const size_t n = system->n;
+    double norm;
+    for (size_t j = 0; j < n; j++) {
+        const double saved = x[j];
+        const double h = DIFFERENCE_STEP * fmax(1.0, fabs(saved));
+        x[j] = saved + h;
+        CHECK(residual_norm(m, system, x, shifted_r, false, &norm));
+        for (size_t i = 0; i < n; i++) jacobian[i * n + j] = (shifted_r[i] - r[i]) / h;
+        x[j] = saved;
+    }
+    return residual_norm(m, system, x, shifted_r, false, &norm);
+}
+
+static Status newton_failure(ModelData *m, const NewtonSystem *system, const char *why, double norm) {
+    const Status status = failure(m);
+    model_log(m, status, "logNonlinearSystems", "Newton iteration %s in %s at t = %.17g (residual %.3g)",
+              why, system->description, m->time, norm);
+    return status;
+}
+
+static bool converged(size_t n, const double *x, const double *step, double factor) {
+    for (size_t k = 0; k < n; k++)
+        if (!(fabs(factor * step[k]) <= NEWTON_TOLERANCE * (1.0 + fabs(x[k])))) return false;
+    return true;
+}
+
+Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work, size_t *pivot) {
+    const size_t n = system->n;
+    double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
+    double *jacobian = work + 4 * n;
+    double norm, norm_trial = 0.0;
+    CHECK(residual_norm(m, system, x, r, false, &norm));
+    for (int iteration = 0; iteration < NEWTON_MAX_ITERATIONS; iteration++) {
+        if (norm == 0.0) return StatusOK;
+        CHECK(system->jacobian ? system->jacobian(m, jacobian)
+                               : differences(m, system, x, r, r_trial, jacobian));
+        if (dense_lu_factor(n, jacobian, pivot)) return newton_failure(m, system, "met a singular Jacobian", norm);
+        for (size_t k = 0; k < n; k++) step[k] = -r[k];
+        dense_lu_solve(n, jacobian, pivot, step);
+        double factor = 1.0;
+        for (;;) {
+            for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
+            CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
+            if (norm_trial < norm || factor < MIN_DAMPING) break;
+            factor *= 0.5;
+        }
+        if (!isfinite(norm_trial)) break;
+        memcpy(x, trial, n * sizeof(double));
+        memcpy(r, r_trial, n * sizeof(double));
+        norm = norm_trial;
+        if (converged(n, x, step, factor)) return StatusOK;
+    }
+    if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, &norm)); /* back to x */
+    if (norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x))) return StatusOK;
+    return newton_failure(m, system, "did not converge", norm);
+}

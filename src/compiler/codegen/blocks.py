@@ -1,0 +1,390 @@
+"""System blocks -> C statements: assignments, linear blocks by one LU, Newton blocks with
+their symbolic Jacobian, algorithm sections.
+
+Input: blocks of a ``System`` and the ``Context`` of the model being emitted. Output: the
+statements of one generated function (``Sequence.lines``), and the static helper functions
+Newton blocks need (appended to ``Context.helpers``).
+"""
+from __future__ import annotations
+
+import re
+
+from compiler.codegen.cexpr import CWriter
+from compiler.codegen.errors import EmitError
+from compiler.codegen.interface import TERMINATE_FLAG, source_place
+from compiler.codegen.messages import message_format
+from compiler.codegen.naming import plain_identifier
+from compiler.fmu.c_tables import c_string
+from compiler.linearization import propagate, tangent_of
+from compiler.symbolic import ONE
+from compiler.system import (
+    AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
+    LinearBlock, NewtonBlock, Termination, WhenStatement, WhileStatement)
+from compiler.system_text import describe_loop
+
+INDENT = "    "
+# linear blocks up to this size keep their matrix on the stack; larger ones allocate it
+STACK_MATRIX_LIMIT = 64
+# statements per generated function at most (about): longer sequences are split
+PART_LINES = 40
+
+
+class Context:
+    """What every part of one model's C needs: slots, sample flags, user functions, when-
+    clauses, and the static helpers emitted so far (in source order)."""
+
+    def __init__(self, slots: dict, samples: dict, functions, clauses):
+        self.slots = slots
+        self.samples = samples
+        self.functions = functions
+        self.clauses = clauses
+        self.helpers: list[str] = []
+        self.names: set[str] = set()
+        self.newton: dict = {}   # (block, initial) -> names of its residual and Jacobian
+
+    def writer(self, initial: bool = False, locals_: dict | None = None) -> CWriter:
+        return CWriter(self.slots, self.samples, self.functions, locals_, initial)
+
+    def unique(self, base: str) -> str:
+        name, number = base, 2
+        while name in self.names:
+            name = f"{base}_{number}"
+            number += 1
+        self.names.add(name)
+        return name
+
+
+def loop_text(block) -> str:
+    """``the nonlinear system for y (Pendulum.mo:16:3)``: a loop in messages and comments
+    (file names without folders)."""
+    text = describe_loop(block)
+    for item in getattr(block, "equations", ()) + getattr(block, "residuals", ()):
+        if item.span:
+            text = text.replace(str(item.span), source_place(item.span))
+    return text
+
+
+def described(block) -> str:
+    """The C string literal of ``loop_text``."""
+    return c_string(loop_text(block))
+
+
+class Sequence:
+    """The statements of one generated function that evaluates blocks in order.
+
+    ``initial``: the initialization (``pre(v)`` targets, samples false, when-statements use
+    ``initial_active``); ``skip``: variables whose start equation is not emitted (their
+    start value is settable). Locals shared between blocks are declared at function scope.
+    """
+
+    def __init__(self, context: Context, initial: bool = False, skip=frozenset()):
+        self.context = context
+        self.initial = initial
+        self.skip = skip
+        self.writer = context.writer(initial)
+        self.lines: list[str] = []
+        self.parts = [self.lines]   # consecutive pieces of about PART_LINES lines
+        self.count = 0   # loops so far, for the names of their locals
+
+    def add_all(self, blocks) -> "Sequence":
+        for block in blocks:
+            if len(self.lines) >= PART_LINES:
+                self.next_part()
+            self.add(block)
+        return self
+
+    def next_part(self) -> None:
+        """Start a new piece (with locals of its own): gcc's optimizer takes time superlinear
+        in the length of a function, so long sequences become several functions."""
+        self.lines = []
+        self.parts.append(self.lines)
+        self.writer = self.context.writer(self.initial)
+
+    def add(self, block) -> None:
+        kind = type(block)
+        if kind is Assignment:
+            if block.var not in self.skip:
+                self._assignment(block)
+        elif kind is LinearBlock:
+            self._linear(block)
+        elif kind is NewtonBlock:
+            self._newton(block)
+        elif kind is AlgorithmBlock:
+            self.lines.extend(AlgorithmCode(self.context, self.initial).block(block))
+        else:
+            raise EmitError(f"not a block: {block!r}")
+
+    def flush(self) -> None:
+        self.lines.extend(self.writer.take_lines())
+
+    def target(self, name: str) -> str:
+        if name.startswith("pre(") and name.endswith(")"):
+            return self.writer.slot(name[4:-1]).pre_text
+        return self.writer.slot(name).text
+
+    def _assignment(self, block: Assignment) -> None:
+        self.writer.count(block.value)
+        value = self.writer.text(block.value)
+        self.flush()
+        self.lines.append(f"{self.target(block.var)} = {value};{_comment(block.var, block.span)}")
+
+    def _linear(self, block: LinearBlock) -> None:
+        n = len(block.vars)
+        self.count += 1
+        k = self.count
+        position = {name: j for j, name in enumerate(block.vars)}
+        entries = [(i, position[name], expr) for i, row in enumerate(block.equations)
+                   for name, expr in row.partials if name in position]
+        for _, _, expr in entries:
+            self.writer.count(expr)
+        for expr in block.rhs:
+            self.writer.count(expr)
+        values = [(i * n + j, self.writer.text(expr)) for i, j, expr in entries]
+        rhs = [self.writer.text(expr) for expr in block.rhs]
+        self.flush()
+        self.lines.append(f"/* {loop_text(block)} */")
+        a, b, pivot = f"a{k}", f"b{k}", f"pivot{k}"
+        if n <= STACK_MATRIX_LIMIT:
+            self.lines.append(f"double {a}[{n * n}] = {{0.0}};")
+        else:
+            self.lines.append(f"double *{a} = calloc({n * n}, sizeof(double));")
+            self.lines.append(f"if (!{a}) {{")
+            self.lines.append(f'{INDENT}model_log(m, StatusFatal, "logStatusFatal", "out of memory for %s", '
+                              f'{described(block)});')
+            self.lines.append(f"{INDENT}return StatusFatal;")
+            self.lines.append("}")
+        self.lines.append(f"double {b}[{n}] = {{{', '.join(rhs)}}};")
+        self.lines.append(f"size_t {pivot}[{n}];")
+        self.lines.extend(f"{a}[{index}] = {text};" for index, text in values)
+        call = f"solve_linear(m, {n}, {a}, {b}, {pivot}, {described(block)})"
+        if n <= STACK_MATRIX_LIMIT:
+            self.lines.append(f"CHECK({call});")
+        else:
+            self.lines.append(f"const Status status{k} = {call};")
+            self.lines.append(f"free({a});")
+            self.lines.append(f"if (status{k} > StatusWarning) return status{k};")
+        self.lines.extend(f"{self.target(name)} = {b}[{j}];" for j, name in enumerate(block.vars))
+
+    def _newton(self, block: NewtonBlock) -> None:
+        n = len(block.vars)
+        self.count += 1
+        k = self.count
+        residual, jacobian = newton_helpers(self.context, block, self.initial)
+        system = f"newton{k}"
+        self.lines.append(f"/* {loop_text(block)} */")
+        self.lines.append(f"static const NewtonSystem {system} = {{{n}, {residual}, {jacobian}, "
+                          f"{described(block)}}};")
+        guesses = ", ".join(self.target(name) for name in block.vars)
+        self.lines.append(f"double x{k}[{n}] = {{{guesses}}}, work{k}[NEWTON_WORK_SIZE({n})];")
+        self.lines.append(f"size_t pivot{k}[{n}];")
+        self.lines.append(f"CHECK(solve_newton(m, &{system}, x{k}, work{k}, pivot{k}));")
+
+
+def _comment(name: str, span) -> str:
+    """`` /* mass[1].s, Chain.mo:12:5 */``: the Modelica name and the source of an equation."""
+    where = source_place(span)
+    return f" /* {name}{', ' + where if where else ''} */"
+
+
+def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple[str, str]:
+    """Emit the residual and Jacobian functions of a Newton block (once for equal blocks);
+    returns their names (``NULL`` for the Jacobian of a block without one: differences)."""
+    known = context.newton.get((block, initial))
+    if known is not None:
+        return known
+    stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
+    residual = f"{stem}_residual"
+    body = Sequence(context, initial)
+    body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
+    body.add_all(block.inner)
+    for item in block.residuals:
+        body.writer.count(item.expr)
+    texts = [body.writer.text(item.expr) for item in block.residuals]
+    body.flush()
+    body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
+    context.helpers.append(function_text(
+        f"/* residuals of {loop_text(block)} */",
+        f"static Status {residual}(ModelData *m, const double x[], double r[])", body.lines))
+    jacobian = "NULL"
+    if block.has_jacobian:
+        jacobian = f"{stem}_jacobian"
+        context.helpers.append(function_text(
+            f"/* d residuals / d ({', '.join(block.vars)}) by the chain rule */",
+            f"static Status {jacobian}(ModelData *m, double jacobian[])",
+            _newton_jacobian_lines(context, block, initial)))
+    context.newton[(block, initial)] = (residual, jacobian)
+    return residual, jacobian
+
+
+def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) -> list[str]:
+    n = len(block.vars)
+    writer = context.writer(initial)
+    entries = []
+    for k, name in enumerate(block.vars):
+        tangent = propagate(block.inner, {name: ONE})
+        for i, item in enumerate(block.residuals):
+            value = tangent_of(item.partials, tangent)
+            if value is not None:
+                entries.append((i * n + k, value))
+    for _, value in entries:
+        writer.count(value)
+    lines = [f"for (size_t k = 0; k < {n * n}; k++) jacobian[k] = 0.0;"] if len(entries) < n * n else []
+    body = []
+    for index, value in entries:
+        text = writer.text(value)
+        body.extend(writer.take_lines())
+        body.append(f"jacobian[{index}] = {text};")
+    return lines + body
+
+
+def parted_function(comment: str, signature: str, parts: list[list[str]], before=(), after=()) -> str:
+    """A function running ``before``, the parts, ``after``; with several parts each becomes a
+    static function of its own (kept out of line: see ``Sequence.next_part``)."""
+    parts = [part for part in parts if part]
+    if len(parts) <= 1:
+        return function_text(comment, signature, [*before, *(parts[0] if parts else []), *after])
+    name = signature[signature.index(" ", signature.index("Status")) + 1:signature.index("(")]
+    parameters = signature[signature.index("("):]
+    arguments = ", ".join(item.split()[-1].lstrip("*").replace("[]", "")
+                          for item in parameters.strip("()").split(","))
+    pieces = [function_text(f"/* {name}, part {k} of {len(parts)} */" if k == 1 else "",
+                            f"static NOINLINE Status {name}_part{k}{parameters}", part)
+              for k, part in enumerate(parts, start=1)]
+    calls = [f"CHECK({name}_part{k}({arguments}));" for k in range(1, len(parts) + 1)]
+    return "\n\n".join(pieces + [function_text(comment, signature, [*before, *calls, *after])])
+
+
+def function_text(comment: str, signature: str, lines: list[str], result: str = "StatusOK") -> str:
+    """A C function: comment, signature, body lines (indented), ``return result``."""
+    body = [INDENT + line if line else "" for line in lines]
+    if result is not None:
+        body.append(f"{INDENT}return {result};")
+    if "ModelData *m" in signature and not uses_model(body):
+        body.insert(0, f"{INDENT}(void)m;")
+    return "\n".join(([comment] if comment else []) + [signature + " {", *body, "}"])
+
+
+_COMMENT = re.compile(r"/\*.*?\*/")
+_MODEL_USE = re.compile(r"\b(?:R|INT|ENUM|BOOL|STR|PRE_R|PRE_INT|PRE_ENUM|PRE_BOOL)\(|\bm\b")
+
+
+def uses_model(lines) -> bool:
+    """Whether C lines read the model data ``m`` (directly or through a slot macro)."""
+    return any(_MODEL_USE.search(_COMMENT.sub("", line)) for line in lines)
+
+
+class AlgorithmCode:
+    """C statements of an algorithm block: no shared locals, since variables change between
+    statements."""
+
+    def __init__(self, context: Context, initial: bool):
+        self.context = context
+        self.initial = initial
+        self.writer = context.writer(initial)
+        self.writer.depth = 1   # never declare locals
+
+    def block(self, block: AlgorithmBlock) -> list[str]:
+        where = source_place(block.span)
+        lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
+        for name, value in zip(block.outputs, block.initial_values):
+            before, text = self.value(value)
+            lines += before + [f"{self.writer.slot(name).text} = {text};"]
+        return lines + self.statements(block.statements)
+
+    def statements(self, items) -> list[str]:
+        lines = []
+        for item in items:
+            lines.extend(self.statement(item))
+        return lines
+
+    def _body(self, items) -> list[str]:
+        return [INDENT + line for line in self.statements(items)]
+
+    def value(self, node) -> tuple[list[str], str]:
+        """(statements, C text) of an expression: the calls of user functions it makes go
+        to statements placed before it, made afresh for each statement."""
+        self.writer.calls = {}
+        text = self.writer.text(node)
+        return self.writer.take_lines(), text
+
+    def statement(self, item) -> list[str]:
+        kind = type(item)
+        if kind is AssignStatement:
+            before, value = self.value(item.value)
+            return before + [f"{self.writer.slot(item.target).text} = {value};"]
+        if kind is IfStatement:
+            return self._if(item)
+        if kind is WhileStatement:
+            before, condition = self.value(item.condition)
+            if not before:
+                return [f"while ({condition}) {{", *self._body(item.body), "}"]
+            return ["for (;;) {", *(INDENT + line for line in before),
+                    f"{INDENT}if (!({condition})) break;", *self._body(item.body), "}"]
+        if kind is WhenStatement:
+            clause = self.context.clauses[item.clause]
+            active = clause.initial_active if self.initial else clause.active
+            before, condition = self.value(active)
+            return before + [f"if ({condition}) {{", *self._body(item.body), "}"]
+        if kind is BreakStatement:
+            return ["break;"]
+        self.writer.calls = {}
+        if kind is Assertion:
+            return assertion_lines(item, self.writer)
+        if kind is Termination:
+            return termination_lines(item, self.writer, flag=True)
+        raise EmitError(f"the statement {kind.__name__} is not supported in generated C",
+                        getattr(item, "span", None))
+
+    def _if(self, item: IfStatement) -> list[str]:
+        """if / else if / else; a condition that calls functions opens a nested if in the
+        else branch, after those calls."""
+        lines, depth = [], 0
+        for number, (condition, body) in enumerate(item.branches):
+            before, text = self.value(condition)
+            pad = INDENT * depth
+            if number == 0:
+                lines += before + [f"if ({text}) {{"]
+            elif before:
+                lines.append(f"{pad}}} else {{")
+                depth += 1
+                pad = INDENT * depth
+                lines += [pad + line for line in before] + [f"{pad}if ({text}) {{"]
+            else:
+                lines.append(f"{pad}}} else if ({text}) {{")
+            lines += [pad + line for line in self._body(body)]
+        if item.else_:
+            lines.append(f"{INDENT * depth}}} else {{")
+            lines += [INDENT * depth + line for line in self._body(item.else_)]
+        return lines + [INDENT * level + "}" for level in range(depth, -1, -1)]
+
+
+def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:
+    """``if (!condition) { log; return StatusError; }`` (a warning only logs)."""
+    condition = writer.text(item.condition)
+    message, arguments = message_format(item.message, writer)
+    where = source_place(item.span)
+    prefix = f"{where}: " if where else ""
+    error = item.level == "error"
+    status, category = ("StatusError", "logStatusError") if error else ("StatusWarning", "logStatusWarning")
+    head = f"{prefix}assertion {'failed' if error else 'warning'} at t = %.17g: {message}"
+    log = f"model_log(m, {status}, \"{category}\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
+    lines = writer.take_lines() + [f"if (!({condition})) {{", INDENT + log]
+    if error:
+        lines.append(INDENT + "return StatusError;")
+    return lines + ["}"]
+
+
+def termination_lines(item: Termination, writer: CWriter, flag: bool) -> list[str]:
+    """terminate(message): logged under logEvents; sets the terminate flag (``flag``) or
+    ``update->terminate_simulation``."""
+    message, arguments = message_format(item.message, writer)
+    where = source_place(item.span)
+    head = f"{where + ': ' if where else ''}terminate() at t = %.17g: {message}"
+    log = f"model_log(m, StatusOK, \"logEvents\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
+    target = f"{writer.slot(TERMINATE_FLAG).text} = true;" if flag else "update->terminate_simulation = true;"
+    lines = [log, target]
+    if item.condition is not None:
+        lines = [f"if ({writer.text(item.condition)}) {{", *[INDENT + line for line in lines], "}"]
+    return writer.take_lines() + lines
+
+

@@ -1,0 +1,224 @@
+"""IR expressions -> C expressions over the model's slots, with Modelica's semantics.
+
+Input: IR expressions and the slot of each variable (``interface.Slot``). Output: C text
+reading ``R(x)``, ``PRE_INT(n)``, ``m->time``, ... with the parentheses C's precedence needs;
+subexpressions used more than once become ``const`` locals (``lines``). The built-ins map to
+C's math library or to model_support.h, whose semantics follow ``symbolic.evaluate``.
+"""
+from __future__ import annotations
+
+from compiler.codegen.errors import EmitError
+from compiler.fmu.c_tables import c_double, c_string
+from compiler.symbolic.cse import ExpressionWriter
+from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Array, Call, Const, Op, Var
+
+# C operator precedence, higher binds tighter
+PRIMARY, UNARY, MULTIPLICATIVE, ADDITIVE, RELATIONAL, EQUALITY, AND, OR, CONDITIONAL = \
+    16, 14, 13, 12, 10, 9, 5, 4, 3
+BINARY = {"*": ("*", MULTIPLICATIVE), "/": ("/", MULTIPLICATIVE), "+": ("+", ADDITIVE),
+          "-": ("-", ADDITIVE), "<": ("<", RELATIONAL), "<=": ("<=", RELATIONAL),
+          ">": (">", RELATIONAL), ">=": (">=", RELATIONAL), "==": ("==", EQUALITY),
+          "<>": ("!=", EQUALITY), "and": ("&&", AND), "or": ("||", OR)}
+# built-in -> (C function for Real arguments, for Integer arguments)
+FUNCTIONS = {
+    **{name: (name, None) for name in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+                                        "cosh", "tanh", "exp", "log", "log10", "sqrt", "atan2",
+                                        "floor", "ceil")},
+    "abs": ("fabs", "integer_abs"), "sign": ("modelica_sign", "integer_sign"),
+    "min": ("fmin", "integer_min"), "max": ("fmax", "integer_max"),
+    "div": ("modelica_div", "integer_div"), "mod": ("modelica_mod", "integer_mod"),
+    "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
+}
+INDENT = "    "
+C_TYPES = {REAL: "double", INTEGER: "int32_t", BOOLEAN: "bool"}
+
+
+def _calls_function(node) -> bool:
+    """Whether ``node`` calls a user function."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is Call:
+            return True
+        if kind is Op:
+            stack.extend(item.args)
+        elif kind is Array:
+            stack.extend(item.elements)
+    return False
+
+
+def c_type(type_: str) -> str:
+    """The C type of values of a Modelica type (enumerations are int64_t)."""
+    return C_TYPES.get(type_, "int64_t")
+
+
+def c_constant(value, type_: str) -> str:
+    if type_ == REAL:
+        return c_double(float(value))
+    if type_ == BOOLEAN:
+        return "true" if value else "false"
+    if type_ == STRING:
+        return c_string(value)
+    return str(int(value))
+
+
+class CWriter(ExpressionWriter):
+    """C text of IR expressions for one generated function.
+
+    ``slots``: variable name -> ``Slot``. ``locals``: names the function holds in C locals
+    (Newton's unknowns, solved tangents) -> their text. ``initial``: expressions of the
+    initialization, where ``sample()`` is false. ``samples``: ``$sample[k]`` -> (start,
+    interval) expressions. ``functions``: user function name -> callable C name (see
+    ``functions.FunctionCode``).
+    """
+
+    def __init__(self, slots: dict, samples: dict | None = None, functions=None,
+                 locals_: dict | None = None, initial: bool = False):
+        super().__init__()
+        self.slots = slots
+        self.samples = samples or {}
+        self.functions = functions
+        self.locals = locals_ or {}
+        self.initial = initial
+        self.calls: dict = {}   # (function, arguments) -> C text of each result
+
+    # ---------------------------------------------------------------------- the base's API
+    def temp_name(self, number: int) -> str:
+        return f"t{number}"
+
+    def shareable(self, node) -> bool:
+        return node.type != STRING
+
+    def declare(self, temp: str, node, text: str) -> str:
+        return f"const {c_type(node.type)} {temp} = {text};"
+
+    def constant(self, node: Const) -> str:
+        return c_constant(node.value, node.type)
+
+    def variable(self, node: Var) -> str:
+        name = node.name
+        local = self.locals.get(name)
+        if local is not None:
+            return local
+        if name == "time":
+            return "m->time"
+        if name in self.samples:
+            if self.initial:
+                return "false"
+            start, interval = self.samples[name]
+            return f"(m->event_mode && sample_tick(m->time, {self.text(start)}, {self.text(interval)}))"
+        if name.startswith("pre(") and name.endswith(")"):
+            return self.slot(name[4:-1]).pre_text
+        return self.slot(name).text
+
+    def slot(self, name: str):
+        try:
+            return self.slots[name]
+        except KeyError:
+            raise EmitError(f"no storage for variable '{name}'") from None
+
+    def compound(self, node) -> str:
+        kind = type(node)
+        if kind is Call:
+            return self.functions.call_text(self, node)
+        if kind is Array:
+            raise EmitError(f"an array {node!r} outside a function call")
+        name, args = node.op, node.args
+        if name in BINARY:
+            return self._binary(node)
+        if name == "neg":
+            operand = self.text(args[0])
+            if self.precedence(args[0], operand) <= UNARY or operand.startswith("-"):
+                operand = f"({operand})"
+            return f"-{operand}"
+        if name == "not":
+            return f"!{self.operand(args[0], UNARY)}"
+        if name == "if":
+            if not self.depth and (_calls_function(args[1]) or _calls_function(args[2])):
+                return self._conditional_calls(node)
+            condition = self.operand(args[0], OR)
+            return f"{condition} ? {self._branch(args[1])} : {self._branch(args[2])}"
+        if name == "^":
+            return self._power(args)
+        if name == "pre":
+            return self.slot(args[0].name).pre_text
+        if name == "initial":
+            return "m->initial_phase"
+        if name == "terminal":
+            return "m->terminal"
+        if name == "Integer":
+            return f"(int32_t){self.operand(args[0], UNARY)}"
+        return self._function(node)
+
+    # -------------------------------------------------------------------------- helpers
+    def precedence(self, node, text: str) -> int:
+        """C precedence of the text of ``node`` (a local or leaf binds tightest)."""
+        if type(node) is Var or self.temps.get(node) == text:
+            return PRIMARY
+        if type(node) is Const:
+            return UNARY if text.startswith("-") else PRIMARY
+        if type(node) is Op:
+            if node.op in BINARY:
+                return BINARY[node.op][1]
+            if node.op in ("neg", "not", "Integer"):
+                return UNARY
+            if node.op == "if":
+                return CONDITIONAL
+        return PRIMARY
+
+    def operand(self, node, level: int, lazy: bool = False) -> str:
+        """Text of ``node`` parenthesized unless it binds tighter than ``level``."""
+        text = self.lazy(node) if lazy else self.text(node)
+        return f"({text})" if self.precedence(node, text) <= level else text
+
+    def _binary(self, node) -> str:
+        symbol, level = BINARY[node.op]
+        left_node, right_node = node.args
+        lazy = node.op in ("and", "or")
+        left = self.operand(left_node, level - 1)
+        if node.op == "/" and left_node.type == INTEGER and right_node.type == INTEGER:
+            left = f"(double){self.operand(left_node, UNARY)}"
+        # the right operand keeps its own parentheses at equal precedence: a + (b + c)
+        # rounds differently from a + b + c
+        right = self.operand(right_node, level, lazy)
+        return f"{left} {symbol} {right}"
+
+    def _branch(self, node) -> str:
+        return self.operand(node, CONDITIONAL, lazy=True)
+
+    def _conditional_calls(self, node) -> str:
+        """An if-expression whose branches call user functions, as an if-statement: only the
+        branch taken calls (a function may assert what its condition guards). Locals
+        declared inside a branch stay there."""
+        condition, then, else_ = node.args
+        condition_text = self.text(condition)
+        before = self.take_lines()
+        result = f"branch{self.functions.next_number()}"
+        branches = []
+        for branch in (then, else_):
+            temps, calls = dict(self.temps), dict(self.calls)
+            text = self.text(branch)
+            branches.append([INDENT + line for line in self.take_lines()] +
+                            [f"{INDENT}{result} = {text};"])
+            self.temps, self.calls = temps, calls
+        self.lines = before + [f"{c_type(node.type)} {result};", f"if ({condition_text}) {{",
+                               *branches[0], "} else {", *branches[1], "}"]
+        return result
+
+    def _power(self, args) -> str:
+        base, exponent = args
+        if base.type == INTEGER and exponent.type == INTEGER:
+            return f"integer_power({self.text(base)}, {self.text(exponent)})"
+        exponent_text = c_double(float(exponent.value)) if type(exponent) is Const \
+            else self.text(exponent)
+        return f"pow({self.text(base)}, {exponent_text})"
+
+    def _function(self, node) -> str:
+        entry = FUNCTIONS.get(node.op)
+        if entry is None:
+            raise EmitError(f"the built-in {node.op}() is not supported in generated C")
+        real, integer = entry
+        integral = integer is not None and all(arg.type != REAL for arg in node.args)
+        name = integer if integral else real
+        return f"{name}({', '.join(self.text(arg) for arg in node.args)})"

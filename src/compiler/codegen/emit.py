@@ -1,0 +1,202 @@
+"""``System`` -> model.c (the six functions of fmu_templates/model.h) and its FMU interface.
+
+Input: a causalized ``System``. Output: ``EmittedModel``: the ``ModelInterface`` the packager
+turns into modelDescription.xml and config.h, and the C text of the equations. Parameters
+fixed at compile time are folded first (``parameters``); ``interface`` lays out the slots;
+``blocks``, ``events``, ``jacobian`` and ``functions`` write the parts assembled here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text, parted_function
+from compiler.codegen.events import (
+    assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
+    initial_latch_lines, latch_update_lines, next_sample_lines, when_clause_lines)
+from compiler.codegen.functions import FunctionCode
+from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout
+from compiler.codegen.jacobian import jacobian_parts
+from compiler.codegen.naming import plain_identifier
+from compiler.codegen.parameters import fold, plan_parameters
+from compiler.fmu import ModelInterface
+from compiler.system import System
+
+# Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
+EMITTER_VERSION = "2"
+# Beyond this many lines gcc -O2 takes longer than the model would ever gain from it (large
+# models spend their time in the integrator's sparse LU, not in model code): gcc's quick
+# optimization level -Og compiles them about 3x faster than -O1 and 5x faster than -O2.
+LARGE_MODEL_LINES = 4000
+LARGE_MODEL_PRAGMA = """/* A large model: compile time matters more here than what -O2 adds to -Og. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("Og")
+#endif
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class EmittedModel:
+    """The interface of an FMU and the C text of its equations (model.c)."""
+    interface: ModelInterface
+    source: str
+
+
+def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
+    """Generate the C of ``system``; ``identifier`` is the FMU's modelIdentifier (default:
+    the model's name as a C identifier). Raises ``EmitError`` for what C cannot express."""
+    plan = plan_parameters(system)
+    system = fold(system, plan)
+    layout = make_layout(system, plan, identifier or plain_identifier(system.name))
+    samples = {item.var: (item.start, item.interval) for item in system.samples}
+    context = Context(layout.slots, samples, FunctionCode(system.functions), system.when_clauses)
+    return EmittedModel(layout.interface, _Module(system, layout, context).text())
+
+
+class _Module:
+    """The text of model.c, part by part."""
+
+    def __init__(self, system: System, layout: Layout, context: Context):
+        self.system = system
+        self.layout = layout
+        self.context = context
+        self.terminate_flag = TERMINATE_FLAG in context.slots
+
+    def text(self) -> str:
+        system = self.system
+        n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
+        derivatives = Sequence(self.context).add_all(system.blocks[:n_d]).parts
+        indicators = Sequence(self.context).add_all(system.blocks[n_d:n_i]).parts
+        others = Sequence(self.context).add_all(system.blocks[n_i:]).parts
+        initial = Sequence(self.context, initial=True, skip=self.layout.exact_states)
+        initial.add_all(system.initial_blocks)
+        jacobian = self._jacobian()
+        parts = [
+            parted_function("/* the blocks the event indicators need besides the derivatives' */",
+                            "static Status indicator_blocks(ModelData *m)", indicators),
+            parted_function("/* the blocks of the remaining variables */",
+                            "static Status other_blocks(ModelData *m)", others),
+            parted_function("/* variables kept equal to others: negated aliases */",
+                            "static Status derived_values(ModelData *m)",
+                            self._assignment_parts(self._derived(copies=False))),
+            function_text("/* every variable from time, states, inputs, parameters and latches */",
+                          "static Status evaluate_all(ModelData *m)",
+                          ["CHECK(model_derivatives(m));", "CHECK(indicator_blocks(m));",
+                           "CHECK(other_blocks(m));", "CHECK(derived_values(m));"]),
+            self._initialize(initial.parts),
+            parted_function("/* The derivatives and what they need. */",
+                            "Status model_derivatives(ModelData *m)", derivatives,
+                            after=self._assignments(self._derived(copies=True))),
+            function_text("/* Everything else a user can read. */",
+                          "Status model_outputs(ModelData *m)",
+                          ["CHECK(indicator_blocks(m));", "CHECK(other_blocks(m));",
+                           "CHECK(derived_values(m));"] + assert_lines(self.context, system)),
+            function_text("/* Event indicators: z = L ? d + eps : d - eps for relation d > 0 with latch L. */",
+                          "Status model_event_indicators(ModelData *m, double z[])",
+                          ["CHECK(indicator_blocks(m));"] + indicator_lines(self.context, system)
+                          if system.relations else ["(void)z;"]),
+            self._event_update(),
+            jacobian,
+        ]
+        # last: the parts above decide which functions and helpers are needed
+        functions = self.context.functions.definitions(self.context)
+        parts = [self._header()] + functions + self.context.helpers + parts
+        text = "\n\n".join(part for part in parts if part) + "\n"
+        if text.count("\n") > LARGE_MODEL_LINES:
+            text = text.replace('#include "model_support.h"\n', '#include "model_support.h"\n\n' + LARGE_MODEL_PRAGMA, 1)
+        return text
+
+    def _header(self) -> str:
+        system = self.system
+        description = f": {system.description}" if system.description else ""
+        return "\n".join([
+            f"/* {system.name}{description}",
+            " *",
+            " * Generated by cosim from the causalized model. Do not edit: change the Modelica",
+            " * source and compile again. Slots are named after the Modelica variables (config.h);",
+            " * comments give each equation's variable and source. */",
+            "#include <math.h>",
+            "#include <stdlib.h>",
+            "",
+            '#include "model.h"',
+            '#include "model_support.h"'])
+
+    def _derived(self, copies: bool) -> list:
+        derivative_copies = {v.name for v in self.layout.interface.variables if v.derivative_of}
+        return [(name, expr) for name, expr in self.layout.derived
+                if (name in derivative_copies) == copies]
+
+    def _assignments(self, pairs) -> list[str]:
+        return [line for part in self._assignment_parts(pairs) for line in part]
+
+    def _assignment_parts(self, pairs) -> list[list[str]]:
+        """``v = expr;`` for (v, expr) pairs, in pieces of PART_LINES."""
+        parts: list[list[str]] = [[]]
+        writer = self.context.writer()
+        for name, expr in pairs:
+            if len(parts[-1]) >= PART_LINES:
+                parts.append([])
+                writer = self.context.writer()
+            text = writer.text(expr)
+            parts[-1].extend(writer.take_lines())
+            parts[-1].append(f"{writer.slot(name).text} = {text}; /* {name} */")
+        return parts
+
+    def _initialize(self, initial_parts: list[list[str]]) -> str:
+        context, system, layout = self.context, self.system, self.layout
+        before = []
+        fixed = self._assignments(layout.fixed_values)
+        if fixed:
+            before += ["/* parameters and constant aliases computed from tunable parameters */"] + fixed
+        guesses = self._assignments(layout.computed_starts)
+        if guesses:
+            before += ["/* start values (guesses) that depend on parameters */"] + guesses
+        if any(initial_parts):
+            initial_parts[0].insert(0, "/* the initialization system */")
+        after = []
+        latches = initial_latch_lines(context, system)
+        if latches:
+            after += ["/* relations start as written */"] + latches
+        after += initial_action_lines(context, system, self.terminate_flag)
+        after += self._assignments(self._derived(copies=True))
+        after.append("CHECK(derived_values(m));")
+        return parted_function(
+            "/* Initialization: every variable at the start time (runs again on each read in\n"
+            " * Initialization Mode; exact start values and parameters stay as set). */",
+            "Status model_initialize(ModelData *m)", initial_parts, before, after)
+
+    def _event_update(self) -> str:
+        context, system = self.context, self.system
+        lines = ["CHECK(evaluate_all(m));"]
+        latches = latch_update_lines(context, system)
+        if latches:
+            lines += ["/* relations switch */"] + latches + ["CHECK(evaluate_all(m));"]
+        clauses = when_clause_lines(context, system)
+        if clauses:
+            lines += ["/* when-clauses that fire: reinit, assert, terminate */"] + clauses
+            if any(clause.reinits for clause in system.when_clauses):
+                lines.append("if (update->state_values_changed) CHECK(evaluate_all(m));")
+        lines += assert_lines(context, system)
+        if self.terminate_flag:
+            flag = context.slots[TERMINATE_FLAG].text
+            lines.append(f"if ({flag}) update->terminate_simulation = true;")
+        lines += discrete_change_lines(context, system)
+        lines += next_sample_lines(context, system)
+        if not any("update" in line for line in lines):
+            lines.append("(void)update;")
+        return function_text(
+            "/* One event iteration (pre values hold the values before it): blocks, relations,\n"
+            " * blocks again, when-clauses, asserts; then whether discrete values changed. */",
+            "Status model_event_update(ModelData *m, EventUpdate *update)", lines)
+
+    def _jacobian(self) -> str:
+        signature = "Status model_jacobian(ModelData *m, double values[])"
+        comment = "/* d der(x) / d x in the pattern's order (chain rule on the partials) */"
+        if not self.layout.interface.has_jacobian:
+            return function_text("/* no analytic Jacobian: the runtime uses differences */",
+                                 signature, ["(void)values;"], result="StatusError")
+        parts = jacobian_parts(self.context, self.system)
+        if not any(parts):
+            return function_text(comment, signature, ["(void)values;"])
+        return parted_function(comment, signature, parts)
+
+

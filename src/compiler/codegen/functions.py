@@ -1,0 +1,269 @@
+"""User functions -> static C functions, and the calls of model code to them.
+
+Input: the ``flat.Function`` values of a model. Output: ``definitions``: prototypes and
+definitions of the functions the model calls (directly or through other functions), and
+``call_text``: the C that evaluates one result of a call in model code. A function
+``f(x, v[:]) -> (y, u[size(v, 1)])`` becomes
+``static Status fn_f(ModelData *m, double x, const double *v, size_t v_n1, double *y_out,
+double *u)``: arrays are row-major with their sizes after them, outputs are written through
+pointers (the caller sizes output arrays), and the status reports a failed assert.
+"""
+from __future__ import annotations
+
+import re
+
+from compiler import flat
+from compiler.codegen.cexpr import c_type
+from compiler.codegen.errors import EmitError
+from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t
+from compiler.codegen.interface import source_place
+from compiler.codegen.naming import plain_identifier
+from compiler.fmu.interface import C_KEYWORDS
+from compiler.function_shapes import count, output_shapes
+from compiler.symbolic.expr import INTEGER, Array, Const
+
+_TYPES = {"Real": "double", "Integer": "int32_t", "Boolean": "bool"}
+# names a variable of a function must not take: the model argument and the C functions the
+# body may call
+RESERVED_NAMES = frozenset({
+    "m", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
+    "log", "log10", "sqrt", "pow", "fabs", "fmin", "fmax", "floor", "ceil", "trunc",
+    "model_log", "true", "false", "bool", "size_t", "int32_t", "int64_t"})
+
+
+class FunctionCode:
+    """The C of a model's user functions (see the module docstring)."""
+
+    def __init__(self, functions):
+        self.functions = {item.name: item for item in functions}
+        self.used: list[str] = []   # in order of first use
+        self.numbers = 0   # calls and branches in model code so far: their locals' names
+
+    def next_number(self) -> int:
+        """A number for the locals of one call (unique in the model: writers of one C
+        function share its scope)."""
+        self.numbers += 1
+        return self.numbers
+
+    # -------------------------------------------------------------- names and signatures
+    def c_name(self, function: flat.Function) -> str:
+        return f"fn_{plain_identifier(function.name)}"
+
+    @staticmethod
+    def identifier(name: str) -> str:
+        """The C name of a variable of a function (not a keyword, not a C function)."""
+        text = plain_identifier(name)
+        return f"{text}_" if text in C_KEYWORDS or text in RESERVED_NAMES else text
+
+    def use(self, name: str) -> None:
+        if name not in self.used:
+            self.used.append(name)
+
+    def signature(self, function: flat.Function) -> str:
+        parameters = ["ModelData *m"]
+        for item in function.inputs:
+            name = self.identifier(item.name)
+            if item.dims:
+                parameters.append(f"const {_c_type(function, item)} *{name}")
+                parameters += [f"size_t {name}_n{k + 1}" for k in range(len(item.dims))]
+            else:
+                parameters.append(f"{_c_type(function, item)} {name}")
+        for item in function.outputs:
+            name = self.identifier(item.name)
+            parameters.append(f"{_c_type(function, item)} *{name}{'' if item.dims else '_out'}")
+        return f"static Status {self.c_name(function)}({', '.join(parameters)})"
+
+    # ------------------------------------------------------------------- function bodies
+    def definitions(self, context) -> list[str]:
+        """Prototypes, then definitions, of every function used so far and those they use."""
+        texts, done = [], 0
+        while done < len(self.used):
+            texts.append(self._definition(self.functions[self.used[done]]))
+            done += 1
+        if not texts:
+            return []
+        prototypes = "\n".join(f"{self.signature(self.functions[name])};" for name in self.used)
+        return ["/* user functions */\n" + prototypes] + texts
+
+    def _definition(self, function: flat.Function) -> str:
+        if function.external is not None:
+            raise EmitError(f"the external function {function.name} is not supported by the C "
+                            "code generator", function.span)
+        locals_: dict[str, Local] = {}
+        writer = BodyWriter(self, function, locals_)
+        for item in function.inputs:
+            name = self.identifier(item.name)
+            sizes = tuple(f"{name}_n{k + 1}" for k in range(len(item.dims)))
+            locals_[item.name] = Local(name, item.type, sizes)
+        lines = []
+        for item in function.outputs + function.locals:
+            lines += self._declaration(writer, item, item in function.outputs)
+        lines += writer.statements(function.algorithm)
+        lines += self.return_lines(function, locals_)
+        body = "\n".join(INDENT + line if line else "" for line in lines)
+        unused = [name for name in _parameter_names(self.signature(function))
+                  if not re.search(rf"\b{name}\b", body)]
+        if unused:   # sizes of fixed-size arrays, the model when nothing logs
+            body = f"{INDENT}{', '.join(f'(void){name}' for name in unused)};\n{body}"
+        description = f": {function.description}" if function.description else ""
+        place = source_place(function.span)
+        comment = f"/* {function.name}{description}{f' ({place})' if place else ''} */"
+        return f"{comment}\n{self.signature(function)} {{\n{body}\n}}"
+
+    def _declaration(self, writer: BodyWriter, item: flat.FunctionVar, output: bool) -> list[str]:
+        """Declaration and default of an output or protected variable."""
+        name = self.identifier(item.name)
+        type_ = _c_type(writer.function, item)
+        lines = []
+        if not item.dims:
+            writer.locals[item.name] = Local(name, item.type)
+            if item.default is None:
+                return [f"{type_} {name} = {'false' if type_ == 'bool' else '0'};"]
+            value = writer.expr(item.default)
+            return writer.take() + [f"{type_} {name} = {value};"]
+        if any(dim is None for dim in item.dims):
+            raise EmitError(f"the array {item.name} of {writer.function.name} has a size only "
+                            "its binding gives, which the C code generator does not support",
+                            item.span or writer.function.span)
+        sizes = []
+        for k, dim in enumerate(item.dims):
+            text = writer.expr(dim)
+            lines += writer.take()
+            text = _size_t(text)
+            lines.append(f"const size_t {name}_n{k + 1} = {text};")
+            sizes.append(f"{name}_n{k + 1}")
+        local = Local(name, item.type, tuple(sizes))
+        writer.locals[item.name] = local
+        if not output:
+            lines.append(f"{type_} {name}[{local.count}];")
+        if item.default is not None:
+            lines += writer._array_assign(local, item.default, item.span)
+        else:
+            k = writer.fresh("k")
+            lines.append(f"for (size_t {k} = 0; {k} < {local.count}; {k}++) {name}[{k}] = 0;")
+        return lines
+
+    def return_lines(self, function: flat.Function, locals_: dict) -> list[str]:
+        lines = [f"*{locals_[item.name].c_name}_out = {locals_[item.name].c_name};"
+                 for item in function.outputs if not item.dims]
+        return lines + ["return StatusOK;"]
+
+    @staticmethod
+    def failure_line() -> str:
+        return "return StatusError;"
+
+    # ----------------------------------------------------- calls inside function bodies
+    def argument_texts(self, writer: BodyWriter, callee: flat.Function, args) -> list[str]:
+        texts = []
+        for item, arg in zip(callee.inputs, args):
+            if not item.dims:
+                texts.append(writer.expr(arg))
+                continue
+            shape = writer.shape(arg)
+            if len(shape) != len(item.dims):
+                raise writer.error(f"an argument of {len(shape)} dimensions for {item.name} "
+                                   f"of {callee.name}")
+            array, sizes = writer.materialized(arg, item.type)
+            texts += [array, *sizes]
+        return texts
+
+    def output_sizes(self, writer: BodyWriter, callee: flat.Function, args,
+                     output: flat.FunctionVar) -> tuple[str, ...]:
+        """C expressions of the sizes of an output of a call inside a function body."""
+        inputs = dict(zip((item.name for item in callee.inputs), args))
+
+        def size_text(node) -> str:
+            kind = type(node)
+            if kind is flat.Const:
+                return str(int(node.value))
+            if kind is flat.Var and node.name in inputs:
+                return f"(size_t)({writer.expr(inputs[node.name])})"
+            if kind is flat.Call and node.name == "size" and type(node.args[0]) is flat.Var \
+                    and node.args[0].name in inputs and type(node.args[1]) is flat.Const:
+                return writer.shape(inputs[node.args[0].name])[int(node.args[1].value) - 1]
+            if kind is flat.Binary and node.op in ("+", "-", "*"):
+                return f"({size_text(node.left)} {node.op} {size_text(node.right)})"
+            raise writer.error(f"the size of the output {output.name} of {callee.name}")
+        return tuple(size_text(dim) for dim in output.dims)
+
+    # ------------------------------------------------------------- calls from model code
+    def call_text(self, writer, node) -> str:
+        """One result of a call in model code: the call itself goes to the writer's lines
+        (once per call and arguments), its results into locals."""
+        callee = self.functions.get(node.function)
+        if callee is None:
+            raise EmitError(f"unknown function {node.function}()")
+        key = (node.function, node.args)
+        results = writer.calls.get(key)
+        if results is None:
+            results = self._model_call(writer, callee, node.args)
+            writer.calls[key] = results
+        if node.output >= len(results):
+            raise EmitError(f"{callee.name}() has no result number {node.output + 1}",
+                            callee.span)
+        return results[node.output]
+
+    def _model_call(self, writer, callee: flat.Function, args) -> list[str]:
+        if len(args) != len(callee.inputs):
+            raise EmitError(f"{callee.name}() called with {len(args)} arguments, not "
+                            f"{len(callee.inputs)}", callee.span)
+        texts, shapes, values = [], {}, {}
+        for item, arg in zip(callee.inputs, args):
+            shape = _ir_shape(arg)
+            shapes[item.name] = shape
+            if type(arg) is Const and arg.type == INTEGER:
+                values[item.name] = int(arg.value)
+            if len(shape) != len(item.dims):
+                raise EmitError(f"{callee.name}(): the argument for {item.name} has "
+                                f"{len(shape)} dimensions, not {len(item.dims)}", callee.span)
+            if shape:
+                elements = ", ".join(writer.text(leaf) for leaf in _leaves(arg))
+                texts.append(f"(const {_c_type(callee, item)}[]){{{elements}}}")
+                texts += [str(size) for size in shape]
+            else:
+                texts.append(writer.text(arg))
+        self.use(callee.name)
+        number = self.next_number()
+        results, declarations, pointers = [], [], []
+        for item, shape in zip(callee.outputs, output_shapes(callee, shapes, values)):
+            if shape is None:
+                raise EmitError(f"the size of the output {item.name} of {callee.name} is not "
+                                "known at the call", item.span or callee.span)
+            name = f"{self.identifier(callee.name.rsplit('.', 1)[-1])}{number}_{self.identifier(item.name)}"
+            type_ = _c_type(callee, item)
+            if item.dims:
+                declarations.append(f"{type_} {name}[{count(shape)}];")
+                pointers.append(name)
+                results += [f"{name}[{k}]" for k in range(count(shape))]
+            else:
+                declarations.append(f"{type_} {name};")
+                pointers.append(f"&{name}")
+                results.append(name)
+        arguments = ", ".join(["m"] + texts + pointers)
+        writer.lines.extend(declarations + [f"CHECK({self.c_name(callee)}({arguments}));"])
+        return results
+
+
+def _parameter_names(signature: str) -> list[str]:
+    inside = signature[signature.index("(") + 1:-1]
+    return [re.split(r"[\s*]+", parameter.strip())[-1] for parameter in inside.split(",")]
+
+
+def _c_type(function: flat.Function, item: flat.FunctionVar) -> str:
+    if item.type == "String":
+        raise EmitError(f"the String variable {item.name} of {function.name} is not supported "
+                        "by the C code generator", item.span or function.span)
+    return _TYPES.get(item.type) or c_type(item.type)
+
+
+def _ir_shape(node) -> tuple:
+    if type(node) is not Array:
+        return ()
+    inner = _ir_shape(node.elements[0]) if node.elements else ()
+    return (len(node.elements),) + inner
+
+
+def _leaves(node) -> list:
+    if type(node) is Array:
+        return [leaf for item in node.elements for leaf in _leaves(item)]
+    return [node]

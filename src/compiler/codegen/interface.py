@@ -1,0 +1,340 @@
+"""What the FMU shows of a ``System``: its variable table, and where each variable lives in C.
+
+Input: a folded ``System`` and its ``ParameterPlan``. Output: ``Layout``: the packager's
+``ModelInterface`` (every user-visible variable under its Modelica name, aliases sharing a
+value reference, negated and parameter-valued aliases as variables of their own, hidden
+storage, event indicators, Jacobian pattern, experiment) and the C slot of every variable
+the equations read or write.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from compiler.codegen.naming import c_identifiers
+from compiler.codegen.parameters import ParameterPlan
+from compiler.fmu import Experiment, HiddenSlot, ModelInterface, Variable
+from compiler.symbolic import FALSE, Expr
+from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
+from compiler.symbolic.expr import Const
+from compiler.system import (
+    AlgorithmBlock, Alias, IfStatement, NewtonBlock, System, Termination,
+    WhenStatement, WhileStatement)
+
+TERMINATE_FLAG = "$terminate"   # hidden Boolean: a terminate() ran outside a when-clause's end
+FMI_TYPES = {"Real": "Float64", "Integer": "Int32", "Boolean": "Boolean", "String": "String"}
+ACCESSORS = {"Float64": "R", "Int32": "INT", "Int64": "ENUM", "Boolean": "BOOL", "String": "STR"}
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """Where a variable lives in C: ``R(c_name)`` and ``PRE_R(c_name)``."""
+    accessor: str
+    c_name: str
+    fmi_type: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.accessor}({self.c_name})"
+
+    @property
+    def pre_text(self) -> str:
+        return f"PRE_{self.accessor}({self.c_name})"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """``slots``: variable name -> Slot for everything model code touches. ``exact_states``:
+    states whose fixed start value the FMU takes as given (their start equation is not
+    emitted). ``computed_starts``: (name, expr) start values of iteration variables that depend
+    on tunable parameters, set before the initialization. ``derived``: (name, expr) exposed
+    variables computed from others after every evaluation (negated aliases, copies of
+    derivatives); ``fixed_values``: (name, expr) computed once at initialization
+    (parameter-valued aliases, calculated parameters)."""
+    interface: ModelInterface
+    slots: dict
+    exact_states: frozenset
+    computed_starts: tuple[tuple[str, Expr], ...]
+    derived: tuple[tuple[str, Expr], ...]
+    fixed_values: tuple[tuple[str, Expr], ...]
+
+
+def fmi_type(type_: str) -> str:
+    """FMI type of a Modelica type (enumerations are Int64)."""
+    return FMI_TYPES.get(type_, "Int64")
+
+
+def source_place(span) -> str:
+    """``File.mo:12:5`` (the file's name, not its path: generated code and its cache key must
+    not depend on where the file lies)."""
+    return f"{Path(span.file).name}:{span.line}:{span.col}" if span else ""
+
+
+def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
+    builder = _Builder(system, plan)
+    variables = builder.variables()
+    hidden = builder.hidden()
+    names = [v.name for v in variables if not v.alias_of] + [h[0] for h in hidden]
+    identifiers = c_identifiers(names)
+    variables = tuple(_with_c_name(v, identifiers) for v in variables)
+    hidden_slots = tuple(HiddenSlot(identifiers[name], type_, start)
+                         for name, type_, start in hidden)
+    slots = {name: Slot(ACCESSORS[builder.types[name]], identifiers[name], builder.types[name])
+             for name in names}
+    experiment = system.experiment
+    interface = ModelInterface(
+        name=system.name, identifier=identifier, variables=variables, hidden=hidden_slots,
+        event_indicators=tuple(_indicator_text(item) for item in system.relations),
+        jacobian=tuple((row, column) for column, rows in enumerate(system.jacobian_rows)
+                       for row in rows),
+        has_jacobian=builder.has_jacobian, description=system.description,
+        experiment=Experiment(experiment.start_time or 0.0, experiment.stop_time,
+                              experiment.tolerance, experiment.interval) if experiment else None)
+    return Layout(interface, slots, frozenset(builder.exact_states),
+                  tuple(builder.computed_starts), tuple(builder.derived),
+                  tuple(builder.fixed_values))
+
+
+def _with_c_name(variable: Variable, identifiers: dict) -> Variable:
+    if variable.alias_of:
+        return variable
+    from dataclasses import replace
+    return replace(variable, c_name=identifiers[variable.name])
+
+
+def _indicator_text(relation) -> str:
+    where = source_place(relation.span)
+    return f"{relation.text} ({where})" if where else relation.text
+
+
+class _Builder:
+    """The variable table of one system (see ``make_layout``)."""
+
+    def __init__(self, system: System, plan: ParameterPlan):
+        from compiler.linearization import partials_complete
+        self.system = system
+        self.plan = plan
+        self.by_name = {item.name: item for item in system.variables}
+        self.folded = dict(plan.folded)
+        self.values = dict(plan.values)
+        self.env = Environment(dict(plan.values, time=0.0))
+        self.types: dict[str, str] = {}
+        self.exposed: dict[str, Variable] = {}
+        self.exact_states: list[str] = []
+        self.computed_starts: list = []
+        self.derived: list = []
+        self.fixed_values: list = []
+        self.iteration = _iteration_variables(system)
+        self.has_jacobian = bool(system.states) and partials_complete(
+            system.blocks[:system.n_derivative_blocks])
+        self.skippable = _exact_state_starts(system)
+
+    # ------------------------------------------------------------------ exposed variables
+    def variables(self) -> list[Variable]:
+        system = self.system
+        order = list(system.states) + list(self._derivative_names())
+        listed = set(order)
+        order += [item.name for item in system.variables if item.name not in listed]
+        result = []
+        for name in order:
+            item = self.by_name.get(name)
+            if item is None:   # a derivative the system has under another name
+                result.append(self._derivative_copy(name))
+            elif not item.hidden and not name.startswith("$"):
+                result.append(self._variable(item))
+                self.exposed[name] = result[-1]
+        result += [self._alias(alias) for alias in system.aliases]
+        return [v for v in result if v is not None]
+
+    def _derivative_names(self) -> list[str]:
+        """FMI derivative variables in state order: ``der(x)`` as the system names it, or a
+        copy when the system's derivative of a state is another variable."""
+        names = []
+        for state, derivative in zip(self.system.states, self.system.derivatives):
+            item = self.by_name[derivative]
+            names.append(derivative if item.kind == "derivative" and item.derivative_of == state
+                         else f"der({state})")
+        return names
+
+    def _derivative_copy(self, name: str) -> Variable:
+        state = name[4:-1]
+        source = self.system.derivatives[self.system.states.index(state)]
+        from compiler.symbolic import var
+        self.types[name] = "Float64"
+        self.derived.append((name, var(source)))
+        return Variable(name, derivative_of=state, unit=_derivative_unit(self.by_name[state].unit))
+
+    def _variable(self, item) -> Variable:
+        type_ = fmi_type(item.type)
+        self.types[item.name] = type_
+        common = dict(type=type_, description=item.description, unit=item.unit or None
+                      if type_ == "Float64" else None, nominal=self._number(item.nominal),
+                      min=self._number(item.min), max=self._number(item.max))
+        if item.kind in ("parameter", "constant"):
+            return self._parameter(item, common)
+        causality = "input" if item.kind == "input" else \
+            "output" if item.causality == "output" and not item.protected else "local"
+        variability = "continuous" if type_ == "Float64" and item.kind != "discrete" else "discrete"
+        start, initial = self._start(item)
+        derivative_of = item.derivative_of if item.kind == "derivative" and \
+            item.derivative_of in self.system.states and \
+            self.system.derivatives[self.system.states.index(item.derivative_of)] == item.name \
+            else None
+        if causality == "input" and start is None:
+            start = _zero(type_)
+        return Variable(item.name, causality=causality, variability=variability, start=start,
+                        initial=None if causality == "input" else initial,
+                        derivative_of=derivative_of, **common)
+
+    def _parameter(self, item, common: dict) -> Variable:
+        name = item.name
+        values = self.values
+        if name in self.folded:
+            return Variable(name, causality="local", variability="constant",
+                            start=self.folded[name], **common)
+        if name in self.plan.tunable:
+            return Variable(name, causality="parameter", variability="fixed",
+                            start=values[name], **common)
+        if item.fixed and (item.binding is not None or item.start is not None):
+            self.fixed_values.append((name, item.binding if item.binding is not None
+                                      else item.start))
+        return Variable(name, causality="calculatedParameter", variability="fixed",
+                        start=values.get(name), initial="calculated", **common)
+
+    def _start(self, item):
+        """(start value for the slot, FMI initial) of a non-parameter variable."""
+        expr = item.start
+        value = self._value(expr)
+        if item.name in self.skippable and type(expr) is Const:
+            self.exact_states.append(item.name)
+            return value, "exact"
+        if item.name in self.iteration and expr is not None:
+            if type(expr) is Const:
+                return value, "approx"
+            self.computed_starts.append((item.name, expr))
+        return value, "calculated"
+
+    def _alias(self, alias: Alias) -> Variable | None:
+        item = alias.variable
+        type_ = fmi_type(item.type)
+        causality = "output" if item.causality == "output" and not item.protected else "local"
+        unit = item.unit or None if type_ == "Float64" else None
+        common = dict(type=type_, causality=causality, description=item.description, unit=unit)
+        if alias.value is not None:
+            self.types[item.name] = type_
+            if type(alias.value) is Const:
+                return Variable(item.name, variability="constant", start=alias.value.value,
+                                **common)
+            self.fixed_values.append((item.name, alias.value))
+            return Variable(item.name, variability="fixed" if causality == "local" else "discrete",
+                            start=self._value(alias.value), initial="calculated", **common)
+        target = self.exposed.get(alias.of)
+        if target is None or alias.negated or target.causality != "local" or causality != "local" \
+                or target.type != type_ or unit not in (None, target.unit):
+            return self._own_alias(alias, common, target)
+        # another name of the same variable (FMI 3.0 <Alias>)
+        return Variable(item.name, type=type_, causality="local", variability=target.variability,
+                        description=item.description, unit=target.unit, alias_of=alias.of)
+
+    def _own_alias(self, alias: Alias, common: dict, target: Variable | None) -> Variable:
+        """An alias that cannot be another name of its target (negated, another causality or
+        unit, a hidden target): a variable of its own, kept equal to (minus) its target."""
+        from compiler.symbolic import neg, not_, var
+        item = alias.variable
+        self.types[item.name] = common["type"]
+        source = var(alias.of, item.type if item.type in ("Real", "Integer", "Boolean") else "Integer")
+        value = (not_(source) if item.type == "Boolean" else neg(source)) if alias.negated else source
+        variability = target.variability if target is not None else "discrete"
+        if variability in ("fixed", "constant", "tunable"):
+            self.fixed_values.append((item.name, value))
+            variability = "fixed" if common["causality"] == "local" else "discrete"
+        else:
+            self.derived.append((item.name, value))
+            if common["type"] != "Float64":
+                variability = "discrete"
+        return Variable(item.name, variability=variability, initial="calculated", **common)
+
+    # --------------------------------------------------------------------------- hidden
+    def hidden(self) -> list[tuple[str, str, object]]:
+        """(name, FMI type, start) of the storage the compiler made; sample flags are
+        computed from time and need none."""
+        result = []
+        for item in self.system.variables:
+            if (item.hidden or item.name.startswith("$")) and not item.name.startswith("$sample["):
+                type_ = fmi_type(item.type)
+                self.types[item.name] = type_
+                result.append((item.name, type_, self._value(item.start)))
+        if _terminates_outside_events(self.system):
+            self.types[TERMINATE_FLAG] = "Boolean"
+            result.append((TERMINATE_FLAG, "Boolean", False))
+        return result
+
+    # ---------------------------------------------------------------------------- values
+    def _value(self, expr):
+        if expr is None:
+            return None
+        try:
+            return evaluate(expr, self.env)
+        except EvaluationError:
+            return None
+
+    def _number(self, expr):
+        value = self._value(expr)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            else None
+
+
+def _zero(type_: str):
+    return {"Float64": 0.0, "Boolean": False, "String": ""}.get(type_, 0)
+
+
+def _derivative_unit(unit: str) -> str | None:
+    if not unit:
+        return None
+    return f"({unit})/s" if "/" in unit else f"{unit}/s"
+
+
+def _iteration_variables(system: System) -> frozenset:
+    """Variables that Newton iterates on (their start values are guesses)."""
+    names = set()
+    for block in system.blocks + system.initial_blocks:
+        if type(block) is NewtonBlock:
+            names.update(block.vars)
+    return frozenset(names)
+
+
+def _exact_state_starts(system: System) -> frozenset:
+    """States whose initialization is ``x := start`` with a constant start value."""
+    states = set(system.states)
+    by_name = {item.name: item for item in system.variables}
+    names = set()
+    for block in system.initial_blocks:
+        var_ = getattr(block, "var", None)
+        if var_ in states and type(block.value) is Const and by_name[var_].fixed \
+                and by_name[var_].start is block.value:
+            names.add(var_)
+    return frozenset(names)
+
+
+def _terminates_outside_events(system: System) -> bool:
+    """Whether a terminate() runs where model_event_update cannot report it at once: in an
+    algorithm, or in a when-clause active at initialization."""
+    for block in system.blocks + system.initial_blocks:
+        if type(block) is AlgorithmBlock and _has_termination(block.statements):
+            return True
+    return any(type(action) is Termination and clause.initial_active is not FALSE
+               for clause in system.when_clauses for action in clause.actions)
+
+
+def _has_termination(statements) -> bool:
+    for item in statements:
+        kind = type(item)
+        if kind is Termination:
+            return True
+        if kind is IfStatement:
+            if any(_has_termination(body) for _, body in item.branches) or \
+                    _has_termination(item.else_):
+                return True
+        elif kind in (WhileStatement, WhenStatement) and _has_termination(item.body):
+            return True
+    return False

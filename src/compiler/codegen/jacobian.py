@@ -1,0 +1,162 @@
+"""The analytic Jacobian d der(x) / d x as C: model_jacobian.
+
+Input: the derivative blocks of a ``System`` and its pattern ``jacobian_rows``. Output: the
+lines of model_jacobian. Column j is the forward-mode tangent of the blocks w.r.t. state j,
+built symbolically from the blocks' partials (chain rule) and visiting only the blocks that
+state j reaches; a linear or Newton block in between is crossed by solving its linearization
+(one LU per block and call, one solve per column). Values are written in the pattern's CSC
+order through the ``J(row, column)`` macro.
+"""
+from __future__ import annotations
+
+import heapq
+
+from compiler.codegen.blocks import PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text
+from compiler.linearization import block_unknowns, residual_rows, tangent_of
+from compiler.symbolic import ONE, ZERO, is_const, neg, var
+from compiler.system import Assignment, System
+
+LOCAL = "#"   # prefix of names that stand for C locals (no Modelica name has it)
+
+
+def analytic_jacobian_possible(system: System) -> bool:
+    """No derivative loop too large for the stack (those use finite differences)."""
+    return all(type(block) is Assignment or len(block_unknowns(block)) <= STACK_MATRIX_LIMIT
+               for block in system.blocks[:system.n_derivative_blocks])
+
+
+class _Loop:
+    """A linear or Newton block on the way from some state to a derivative."""
+
+    def __init__(self, number: int, block):
+        self.number = number
+        self.block = block
+        self.unknowns = block_unknowns(block)
+        self.position = {name: k for k, name in enumerate(self.unknowns)}
+        self.rows = residual_rows(block)
+
+
+def jacobian_parts(context: Context, system: System) -> list[list[str]]:
+    """The statements of model_jacobian in pieces of about PART_LINES lines (one piece when a
+    loop is crossed: its factors serve every column)."""
+    blocks = system.blocks[:system.n_derivative_blocks]
+    readers = _readers(blocks)
+    columns, loops = [], {}
+    for j, state in enumerate(system.states):
+        steps, tangent = _column(j, state, blocks, readers, loops)
+        values = [(row, tangent.get(system.derivatives[row], ZERO)) for row in system.jacobian_rows[j]]
+        columns.append((steps, values))
+    locals_ = {f"{LOCAL}{name}": name for name in _local_names(columns)}
+    writer = _counted_writer(context, locals_, loops.values(), columns)
+    parts = [[]]
+    for loop in sorted(loops.values(), key=lambda item: item.number):
+        parts[-1].extend(_factor_lines(loop, writer))
+    for j, (steps, values) in enumerate(columns):
+        if not loops and len(parts[-1]) >= PART_LINES:
+            parts.append([])
+            writer = _counted_writer(context, locals_, (), columns[j:])
+        parts[-1].extend(_column_lines(system.states[j], j, steps, values, writer))
+    return parts
+
+
+def _counted_writer(context: Context, locals_: dict, loops, columns):
+    """A writer that knows every expression to come (so repeated ones become locals)."""
+    writer = context.writer(locals_=locals_)
+    for loop in loops:
+        for row in loop.rows:
+            for name, expr in row:
+                if name in loop.position:
+                    writer.count(expr)
+    for steps, values in columns:
+        for _, _, rhs in steps:
+            for expr in rhs:
+                writer.count(expr)
+        for _, expr in values:
+            writer.count(expr)
+    return writer
+
+
+def _column_lines(state: str, j: int, steps, values, writer) -> list[str]:
+    body = []
+    for loop_number, local, rhs in steps:
+        size = len(rhs)
+        texts = [writer.text(expr) for expr in rhs]
+        body.extend(writer.take_lines())
+        body.append(f"double {local}[{size}] = {{{', '.join(texts)}}};")
+        body.append(f"dense_lu_solve({size}, jacobian_loop{loop_number}, pivot{loop_number}, {local});")
+    for row, expr in values:
+        text = writer.text(expr)
+        body.extend(writer.take_lines())
+        body.append(f"J({row}, {j}) = {text};")
+    return [f"/* d/d {state} */"] + body if body else []
+
+
+def _readers(blocks) -> dict[str, list[int]]:
+    """Variable -> indices of the blocks whose partials read it."""
+    readers: dict[str, list[int]] = {}
+    for index, block in enumerate(blocks):
+        if type(block) is Assignment:
+            names = {name for name, _ in block.partials}
+        else:
+            names = {name for row in residual_rows(block) for name, _ in row}
+        for name in names:
+            readers.setdefault(name, []).append(index)
+    return readers
+
+
+def _column(j: int, state: str, blocks, readers: dict, loops: dict):
+    """(loop steps, tangents) of column j: each step (loop number, local name, rhs exprs)
+    solves a loop's linearization; tangents map variables to d variable / d state j."""
+    tangent = {state: ONE}
+    queue = list(readers.get(state, ()))
+    heapq.heapify(queue)
+    seen, steps = set(), []
+
+    def reached(name):
+        for index in readers.get(name, ()):
+            if index not in seen:
+                heapq.heappush(queue, index)
+    while queue:
+        index = heapq.heappop(queue)
+        if index in seen:
+            continue
+        seen.add(index)
+        block = blocks[index]
+        if type(block) is Assignment:
+            value = tangent_of(block.partials, tangent)
+            if value is not None and not is_const(value, 0):
+                tangent[block.var] = value
+                reached(block.var)
+            continue
+        loop = loops.get(index) or _Loop(index, block)
+        rhs = [tangent_of([(n, e) for n, e in row if n not in loop.position], tangent)
+               for row in loop.rows]
+        if all(value is None for value in rhs):
+            continue
+        loops[index] = loop
+        local = f"tangent{index}_{j}"
+        steps.append((index, local, [ZERO if value is None else neg(value) for value in rhs]))
+        for k, name in enumerate(loop.unknowns):
+            tangent[name] = var(f"{LOCAL}{local}[{k}]")
+            reached(name)
+    return steps, tangent
+
+
+def _local_names(columns) -> list[str]:
+    return [f"{local}[{k}]" for steps, _ in columns for _, local, rhs in steps
+            for k in range(len(rhs))]
+
+
+def _factor_lines(loop: _Loop, writer) -> list[str]:
+    n = len(loop.unknowns)
+    entries = [(i * n + loop.position[name], expr) for i, row in enumerate(loop.rows)
+               for name, expr in row if name in loop.position]
+    texts = [(index, writer.text(expr)) for index, expr in entries]
+    lines = writer.take_lines()
+    k = loop.number
+    lines.append(f"/* linearization of {loop_text(loop.block)} */")
+    lines.append(f"double jacobian_loop{k}[{n * n}] = {{0.0}};")
+    lines.append(f"size_t pivot{k}[{n}];")
+    lines.extend(f"jacobian_loop{k}[{index}] = {text};" for index, text in texts)
+    lines.append(f"CHECK(factor_linear(m, {n}, jacobian_loop{k}, pivot{k}, {described(loop.block)}));")
+    return lines

@@ -1,0 +1,60 @@
+"""Modelica String expressions (assert and terminate messages) -> printf formats for model_log.
+
+Input: an IR String expression (literals, ``String(x)``, String variables, ``+``) and a
+``CWriter`` for the values it formats. Output: the format text and its argument texts.
+"""
+from __future__ import annotations
+
+from compiler.codegen.errors import EmitError
+from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Const, Op, Var
+
+
+def message_format(expr, writer) -> tuple[str, list[str]]:
+    """(printf format, argument texts) that print ``expr`` as Modelica's String operations do."""
+    parts: list[str] = []
+    arguments: list[str] = []
+    _append(expr, writer, parts, arguments)
+    return "".join(parts), arguments
+
+
+def _is_text(node) -> bool:
+    if type(node) is Const:
+        return isinstance(node.value, str)
+    if type(node) is Op:
+        return node.op == "String" or (node.op == "+" and any(map(_is_text, node.args)))
+    return node.type == STRING
+
+
+def _append(node, writer, parts: list, arguments: list) -> None:
+    if type(node) is Const and isinstance(node.value, str):
+        parts.append(node.value.replace("%", "%%"))
+    elif type(node) is Op and node.op == "+" and _is_text(node):
+        for item in node.args:
+            _append(item, writer, parts, arguments)
+    elif type(node) is Op and node.op == "String":
+        _value(node.args[0], writer, parts, arguments)
+    elif type(node) is Var and node.type == STRING:
+        parts.append("%s")
+        arguments.append(writer.text(node))
+    elif node.type in (REAL, INTEGER, BOOLEAN):
+        _value(node, writer, parts, arguments)
+    else:
+        raise EmitError(f"the message {node!r} is not supported in generated C (use literals, "
+                        "String() and +)")
+
+
+def _value(node, writer, parts: list, arguments: list) -> None:
+    """A value as String(x) prints it: %g for Real, true/false for Boolean."""
+    text = writer.text(node)
+    if node.type == REAL:
+        parts.append("%g")
+        arguments.append(text)
+    elif node.type == BOOLEAN:
+        parts.append("%s")
+        arguments.append(f'({text}) ? "true" : "false"')
+    elif node.type == STRING:
+        parts.append("%s")
+        arguments.append(text)
+    else:
+        parts.append("%lld")
+        arguments.append(f"(long long)({text})")

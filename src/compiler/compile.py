@@ -1,0 +1,81 @@
+"""Modelica source -> FMI 3.0 FMU (``cosim compile``), through the cache of compiled FMUs.
+
+Input: a ``.mo`` file, the class to compile, library locations and the output path. Output:
+the ``.fmu``: flatten, causalize, emit C, package with the runtime and gcc. The cache key is
+the flat model's text, its source locations and the model identifier (see ``fmu_cache``), so
+an unchanged model is flattened again but neither causalized, emitted nor compiled.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from compiler import fmu_cache
+from compiler.api import flatten_model
+from compiler.causalize import causalize
+from compiler.codegen import emit_c
+from compiler.codegen.interface import source_place
+from compiler.codegen.naming import plain_identifier
+from compiler.errors import PackageError
+from compiler.flat import FlatModel
+from compiler.flatten.walk import nodes
+from compiler.fmu import package_fmu
+
+
+def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=None) -> Path:
+    """Compile ``model`` of the ``.mo`` file ``path`` into an FMU and return its path.
+
+    Parameters
+    ----------
+    path : str or Path
+        The ``.mo`` file.
+    model : str, optional
+        The class to compile (default: the file's last class).
+    libs : sequence of str or Path
+        Library locations searched before ``MODELICAPATH``.
+    output : str or Path, optional
+        The ``.fmu`` to write (default: ``<modelIdentifier>.fmu`` in the current folder).
+    environ : mapping, optional
+        Environment for ``MODELICAPATH`` and the cache folder (default: ``os.environ``).
+
+    Raises
+    ------
+    CompilerError
+        Located in the Modelica source for errors of the model; ``PackageError`` when gcc or
+        the packaging fails.
+    """
+    flat = flatten_model(path, model, libs, environ)
+    identifier = plain_identifier(flat.name)
+    target = Path(output) if output is not None else Path.cwd() / f"{identifier}.fmu"
+    key = fmu_cache.cache_key(identifier, flat.to_modelica(), _locations(flat))
+    cached = fmu_cache.lookup(key, environ)
+    if cached is None:
+        cached = _build(flat, identifier, key, environ)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staged = target.with_name(f".{target.name}.partial")
+    shutil.copyfile(cached, staged)
+    os.replace(staged, target)
+    return target
+
+
+def _build(flat: FlatModel, identifier: str, key: str, environ) -> Path:
+    emitted = emit_c(causalize(flat), identifier)
+    with tempfile.TemporaryDirectory(prefix="cosim-compile-") as work:
+        packaged = package_fmu(emitted.interface, emitted.source, Path(work) / f"{identifier}.fmu")
+        if packaged.compiler_warnings:
+            # generated code must compile cleanly: a warning is a bug of the code generator
+            raise PackageError(f"gcc warned about the code generated for {flat.name}:\n"
+                               f"{packaged.compiler_warnings}")
+        return fmu_cache.store(key, packaged.path, environ)
+
+
+def _locations(flat: FlatModel) -> str:
+    """The source locations generated code and its messages quote (file names, lines,
+    columns): part of the cache key, as the flat text does not show them."""
+    places = [source_place(node.span) for node in nodes((flat.variables, flat.equations,
+                                                           flat.initial_equations, flat.algorithms,
+                                                           flat.initial_algorithms))
+              if getattr(node, "span", None) is not None]
+    return "\n".join(places)
