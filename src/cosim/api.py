@@ -1,12 +1,13 @@
 """The Python API of cosim: one function per CLI verb, with the same arguments.
 
-``info`` and ``validate`` read SSP targets; ``run`` simulates an SSP or an FMU; ``sweep``
-runs one many times with other parameters on Dask workers.
+``compile`` turns a Modelica model into an FMU; ``info`` and ``validate`` read SSP targets;
+``run`` simulates an SSP, an FMU or a Modelica model; ``sweep`` runs one many times with other
+parameters on Dask workers.
 """
 from __future__ import annotations
 
 import os
-
+from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from cosim.master import RunResult, Settings, simulate
@@ -18,6 +19,39 @@ from cosim.ssp.report import Info, ValidationReport
 
 if TYPE_CHECKING:
     from cosim.sweeps import SweepResult
+
+
+def compile(path: str | os.PathLike, model: str | None = None,
+            libs: Sequence[str | os.PathLike] = (),
+            output: str | os.PathLike | None = None) -> Path:
+    """Compile ``model`` of the Modelica file ``path`` into an FMI 3.0 FMU; return its path.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The ``.mo`` file.
+    model : str, optional
+        The class to compile (default: the file's last class).
+    libs : sequence of str or PathLike
+        Library locations (package folders, ``.mo`` files, folders of packages), searched
+        before ``MODELICAPATH``.
+    output : str or PathLike, optional
+        The ``.fmu`` to write, or an existing folder for ``<modelIdentifier>.fmu`` (default:
+        the current folder).
+
+    Raises
+    ------
+    compiler.errors.CompilerError
+        Located in the Modelica source (``file:line:col``).
+
+    Notes
+    -----
+    Compiled FMUs are cached by content under ``$COSIM_CACHE_DIR`` (default
+    ``~/.cache/cosim``): an unchanged model is flattened again but not recompiled.
+    """
+    from compiler import compile_fmu
+
+    return compile_fmu(path, model, tuple(libs), output)
 
 
 def info(path: str | os.PathLike, variant: str | None = None, strict: bool = False) -> Info:
