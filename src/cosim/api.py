@@ -89,13 +89,17 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
         step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
         algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
-        allow_nonfinite: bool = False, timeout: float | None = None) -> RunResult:
-    """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd`` or an ``.fmu``.
+        allow_nonfinite: bool = False, timeout: float | None = None,
+        model: str | None = None, libs: Sequence[str | os.PathLike] = ()) -> RunResult:
+    """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd``, an ``.fmu``
+    or a Modelica ``.mo`` file.
 
     Parameters
     ----------
     path : str or PathLike
-        The target; an ``.fmu`` runs as a system of one component named after the file.
+        The target; an ``.fmu`` runs as a system of one component named after the file, a
+        ``.mo`` file is compiled (as by ``compile``, through its cache) and runs as a
+        system of one component named after the model's FMI identifier (``Pkg_Model``).
     stop_time, step_size, tolerance, start_time : float, optional
         Override the file's experiment (step size: the base communication step, in s).
     parameters : mapping, optional
@@ -120,6 +124,10 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         Only warn when an FMU gives NaN or Inf (by default the run stops with an error).
     timeout : float, optional
         Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
+    model : str, optional
+        For a ``.mo`` target: the class to run (default: the file's last class).
+    libs : sequence of str or PathLike
+        For a ``.mo`` target: library locations searched before ``MODELICAPATH``.
 
     Returns
     -------
@@ -132,11 +140,14 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         With ``result`` (a ``RunResult`` of the rows computed before the failure) when the run
         started: an FMU call failed, an isolated FMU crashed, a value was not finite, or the
         timeout passed. Result files keep the same rows.
+        compiler.errors.CompilerError
+        For a ``.mo`` target that does not compile, located in the Modelica source.
     """
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
                          algorithm, parameters, isolate=isolate, allow_nonfinite=allow_nonfinite,
                          timeout=timeout)
-    return simulate(path, settings, variant=variant, output=output, progress=progress)
+    return simulate(path, settings, variant=variant, output=output, progress=progress,
+                    model=model, libs=tuple(libs))
 
 
 def _settings(start_time, stop_time, step_size, tolerance, step_sizes, record, algorithm,
