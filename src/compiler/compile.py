@@ -36,8 +36,8 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
     libs : sequence of str or Path
         Library locations searched before ``MODELICAPATH``.
     output : str or Path, optional
-        The ``.fmu`` to write, or an existing folder to write ``<modelIdentifier>.fmu`` into
-        (default: the current folder).
+        The ``.fmu`` to write, or a folder to write ``<modelIdentifier>.fmu`` into: one that
+        exists or a path ending in a separator (default: the current folder).
     environ : mapping, optional
         Environment for ``MODELICAPATH`` and the cache folder (default: ``os.environ``).
 
@@ -50,7 +50,7 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
     flat = flatten_model(path, model, libs, environ)
     identifier = plain_identifier(flat.name)
     target = Path(output) if output is not None else Path.cwd()
-    if target.is_dir():
+    if target.is_dir() or str(output).endswith(("/", os.sep)):
         target = target / f"{identifier}.fmu"
     key = fmu_cache.cache_key(identifier, flat.to_modelica(), _locations(flat))
     cached = fmu_cache.lookup(key, environ)

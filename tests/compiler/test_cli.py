@@ -101,6 +101,9 @@ def test_compile_output_option_and_library(tmp_path, capsys, monkeypatch):
                  "-o", str(tmp_path)]) == 0   # a folder: <modelIdentifier>.fmu in it
     assert capsys.readouterr().out == f"{tmp_path / 'Use.fmu'}\n"
     assert (tmp_path / "Use.fmu").read_bytes() == target.read_bytes()
+    assert main(["compile", str(model), "--lib", str(MODELS / "Mechanics.mo"),
+                 "-o", f"{tmp_path / 'new'}/"]) == 0   # a path ending in '/': a new folder
+    assert capsys.readouterr().out == f"{tmp_path / 'new' / 'Use.fmu'}\n"
 
 
 def test_compile_reports_a_syntax_error_with_its_place(tmp_path, capsys):

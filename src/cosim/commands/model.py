@@ -27,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "come from the cache ($COSIM_CACHE_DIR, default ~/.cache/cosim).")
     _model_arguments(compile_)
     compile_.add_argument("-o", "--output", metavar="OUT.fmu",
-                          help="the FMU to write, or a folder for <modelIdentifier>.fmu "
-                               "(default: <modelIdentifier>.fmu in the current folder)")
+                          help="the FMU to write, or a folder (existing, or ending in /) "
+                               "for <modelIdentifier>.fmu (default: the current folder)")
     compile_.set_defaults(handler=_compile)
 
 
