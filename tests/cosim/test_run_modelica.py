@@ -98,3 +98,11 @@ def test_model_and_lib_apply_only_to_modelica(oscillator, tmp_path, capsys):
     assert main(["run", str(oscillator), "--variant", "other.ssd"]) == 1
     assert capsys.readouterr().err == (f"{oscillator}: error: a variant can be chosen only for "
                                        "an SSP\n")
+
+
+def test_a_model_without_outputs_warns_that_only_time_is_recorded(caplog):
+    result = api.run(MODELS / "Electrical.mo", model="Electrical.RCCircuit", stop_time=0.01)
+    assert result.columns == ()
+    assert [record.getMessage() for record in caplog.records] == [
+        "Electrical.mo: warning: the system has no outputs, so only time is recorded; choose "
+        "variables with --record COMPONENT.VARIABLE"]

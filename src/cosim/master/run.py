@@ -178,4 +178,8 @@ def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = 
     with tempfile.TemporaryDirectory(prefix="cosim-run-") as work:
         structure, location, fmus = load_target(path, variant, work, model=model, libs=libs)
         plan = build_plan(structure, {p: f.info for p, f in fmus.items()}, settings, location)
+        if not plan.columns:
+            # a Modelica model without outputs, say: the results would hold time alone
+            LOGGER.warning("%s: warning: the system has no outputs, so only time is recorded; "
+                           "choose variables with --record COMPONENT.VARIABLE", location)
         return _run_plan(plan, fmus, output, progress, began)
