@@ -36,8 +36,8 @@ def compile(path: str | os.PathLike, model: str | None = None,
         Library locations (package folders, ``.mo`` files, folders of packages), searched
         before ``MODELICAPATH``.
     output : str or PathLike, optional
-        The ``.fmu`` to write, or an existing folder for ``<modelIdentifier>.fmu`` (default:
-        the current folder).
+        The ``.fmu`` to write, or a folder (existing, or a path ending in a separator) for
+        ``<modelIdentifier>.fmu`` (default: the current folder).
 
     Raises
     ------
@@ -140,7 +140,7 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         With ``result`` (a ``RunResult`` of the rows computed before the failure) when the run
         started: an FMU call failed, an isolated FMU crashed, a value was not finite, or the
         timeout passed. Result files keep the same rows.
-        compiler.errors.CompilerError
+    compiler.errors.CompilerError
         For a ``.mo`` target that does not compile, located in the Modelica source.
     """
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
