@@ -52,11 +52,16 @@ def _model_name(names: list[str], model: str | None, path, library: Library) -> 
         if not names:
             raise FlattenError("the file defines no class", Span(str(path), 1, 1))
         return names[-1]
-    if library.lookup(model) is None and names and "." in names[0]:
+    if library.lookup(model) is not None:
+        return model
+    if names and "." in names[0]:
         within = names[0].rsplit(".", 1)[0]
         if library.lookup(f"{within}.{model}") is not None:
             return f"{within}.{model}"
-    return model
+    inside = [f"{name}.{model}" for name in names if library.lookup(f"{name}.{model}")]
+    hint = (f"; did you mean '{inside[0]}'?" if inside
+            else f"; {Path(path).name} defines {', '.join(names)}" if names else "")
+    raise FlattenError(f"class '{model}' not found{hint}", Span(str(path), 1, 1))
 
 
 def flatten_model(path, model: str | None = None, libs=(), environ=None) -> FlatModel:

@@ -36,7 +36,8 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
     libs : sequence of str or Path
         Library locations searched before ``MODELICAPATH``.
     output : str or Path, optional
-        The ``.fmu`` to write (default: ``<modelIdentifier>.fmu`` in the current folder).
+        The ``.fmu`` to write, or a folder to write ``<modelIdentifier>.fmu`` into: one that
+        exists or a path ending in a separator (default: the current folder).
     environ : mapping, optional
         Environment for ``MODELICAPATH`` and the cache folder (default: ``os.environ``).
 
@@ -48,15 +49,20 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
     """
     flat = flatten_model(path, model, libs, environ)
     identifier = plain_identifier(flat.name)
-    target = Path(output) if output is not None else Path.cwd() / f"{identifier}.fmu"
+    target = Path(output) if output is not None else Path.cwd()
+    if target.is_dir() or str(output).endswith(("/", os.sep)):
+        target = target / f"{identifier}.fmu"
     key = fmu_cache.cache_key(identifier, flat.to_modelica(), _locations(flat))
     cached = fmu_cache.lookup(key, environ)
     if cached is None:
         cached = _build(flat, identifier, key, environ)
-    target.parent.mkdir(parents=True, exist_ok=True)
     staged = target.with_name(f".{target.name}.partial")
-    shutil.copyfile(cached, staged)
-    os.replace(staged, target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(cached, staged)
+        os.replace(staged, target)
+    except OSError as error:
+        raise PackageError(f"cannot write {target}: {error.strerror or error}") from None
     return target
 
 

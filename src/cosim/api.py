@@ -1,12 +1,13 @@
 """The Python API of cosim: one function per CLI verb, with the same arguments.
 
-``info`` and ``validate`` read SSP targets; ``run`` simulates an SSP or an FMU; ``sweep``
-runs one many times with other parameters on Dask workers.
+``compile`` turns a Modelica model into an FMU; ``info`` and ``validate`` read SSP targets;
+``run`` simulates an SSP, an FMU or a Modelica model; ``sweep`` runs one many times with other
+parameters on Dask workers.
 """
 from __future__ import annotations
 
 import os
-
+from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from cosim.master import RunResult, Settings, simulate
@@ -18,6 +19,39 @@ from cosim.ssp.report import Info, ValidationReport
 
 if TYPE_CHECKING:
     from cosim.sweeps import SweepResult
+
+
+def compile(path: str | os.PathLike, model: str | None = None,
+            libs: Sequence[str | os.PathLike] = (),
+            output: str | os.PathLike | None = None) -> Path:
+    """Compile ``model`` of the Modelica file ``path`` into an FMI 3.0 FMU; return its path.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The ``.mo`` file.
+    model : str, optional
+        The class to compile (default: the file's last class).
+    libs : sequence of str or PathLike
+        Library locations (package folders, ``.mo`` files, folders of packages), searched
+        before ``MODELICAPATH``.
+    output : str or PathLike, optional
+        The ``.fmu`` to write, or a folder (existing, or a path ending in a separator) for
+        ``<modelIdentifier>.fmu`` (default: the current folder).
+
+    Raises
+    ------
+    compiler.errors.CompilerError
+        Located in the Modelica source (``file:line:col``).
+
+    Notes
+    -----
+    Compiled FMUs are cached by content under ``$COSIM_CACHE_DIR`` (default
+    ``~/.cache/cosim``): an unchanged model is flattened again but not recompiled.
+    """
+    from compiler import compile_fmu
+
+    return compile_fmu(path, model, tuple(libs), output)
 
 
 def info(path: str | os.PathLike, variant: str | None = None, strict: bool = False) -> Info:
@@ -55,13 +89,17 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
         step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
         algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
-        allow_nonfinite: bool = False, timeout: float | None = None) -> RunResult:
-    """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd`` or an ``.fmu``.
+        allow_nonfinite: bool = False, timeout: float | None = None,
+        model: str | None = None, libs: Sequence[str | os.PathLike] = ()) -> RunResult:
+    """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd``, an ``.fmu``
+    or a Modelica ``.mo`` file.
 
     Parameters
     ----------
     path : str or PathLike
-        The target; an ``.fmu`` runs as a system of one component named after the file.
+        The target; an ``.fmu`` runs as a system of one component named after the file, a
+        ``.mo`` file is compiled (as by ``compile``, through its cache) and runs as a
+        system of one component named after the model's FMI identifier (``Pkg_Model``).
     stop_time, step_size, tolerance, start_time : float, optional
         Override the file's experiment (step size: the base communication step, in s).
     parameters : mapping, optional
@@ -86,6 +124,10 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         Only warn when an FMU gives NaN or Inf (by default the run stops with an error).
     timeout : float, optional
         Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
+    model : str, optional
+        For a ``.mo`` target: the class to run (default: the file's last class).
+    libs : sequence of str or PathLike
+        For a ``.mo`` target: library locations searched before ``MODELICAPATH``.
 
     Returns
     -------
@@ -98,11 +140,14 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         With ``result`` (a ``RunResult`` of the rows computed before the failure) when the run
         started: an FMU call failed, an isolated FMU crashed, a value was not finite, or the
         timeout passed. Result files keep the same rows.
+    compiler.errors.CompilerError
+        For a ``.mo`` target that does not compile, located in the Modelica source.
     """
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
                          algorithm, parameters, isolate=isolate, allow_nonfinite=allow_nonfinite,
                          timeout=timeout)
-    return simulate(path, settings, variant=variant, output=output, progress=progress)
+    return simulate(path, settings, variant=variant, output=output, progress=progress,
+                    model=model, libs=tuple(libs))
 
 
 def _settings(start_time, stop_time, step_size, tolerance, step_sizes, record, algorithm,

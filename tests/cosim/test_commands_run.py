@@ -88,7 +88,7 @@ def test_errors_are_one_located_line(tmp_path, built, capsys):
         assert code == 1 and out == "", extra
         assert message in err and err.count("\n") == 1, (extra, err)
     code, _, err = run(capsys, tmp_path / "model.mo")
-    assert (code, err) == (1, f"{tmp_path / 'model.mo'}: error: Modelica models cannot be run "
-                              f"yet: the compiler has not landed (run an .fmu or an .ssp)\n")
+    assert (code, err) == (1, f"{tmp_path / 'model.mo'}: error: cannot read: No such file or "
+                              "directory\n")
     code, _, err = run(capsys, tmp_path / "missing.ssp")
     assert (code, err) == (1, f"{tmp_path / 'missing.ssp'}: error: no such file or folder\n")

@@ -64,3 +64,18 @@ def test_sweeps_first_example_runs(tmp_path, monkeypatch, capsys):
     assert len(table["run"]) == 62 and sorted(table["run"]) == list(range(62))
     for b, c, x in zip(table["Controller.b"], table["Controller.c"], table["Plant.x"]):
         assert x == pytest.approx(1000 * b / (1 - c), rel=1e-3)  # x settles at b / (1 - c) m
+
+
+def test_compiling_modelica_commands_run(tmp_path, monkeypatch, capsys):
+    block = re.search(r"## Compiling Modelica\n\n```sh\n(.*?)```", README.read_text(), re.S).group(1)
+    commands = [line.split() for line in block.strip().splitlines()]
+    assert [command[:2] for command in commands] == [["cosim", "compile"], ["cosim", "run"]]
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        command[2] = str(README.parent / command[2])
+        assert main([*command[1:], *(["--quiet"] if command[1] == "run" else [])]) == 0
+    assert validate_fmu("rc.fmu") == []
+    table = np.loadtxt("rc.csv", delimiter=",", skiprows=1)
+    exact = 10.0 * (1.0 - np.exp(-table[:, 0] / 0.1))  # the capacitor charges with R C = 0.1 s
+    assert np.allclose(table[:, 1], exact, rtol=1e-5, atol=1e-6)

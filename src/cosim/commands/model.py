@@ -1,4 +1,4 @@
-"""Verbs on single models: ``check`` and ``flatten`` (Modelica front end)."""
+"""Verbs on single models: ``check``, ``flatten`` (Modelica front end) and ``compile``."""
 from __future__ import annotations
 
 import argparse
@@ -20,6 +20,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Parse and flatten a Modelica model and print the flat model.")
     _model_arguments(flatten)
     flatten.set_defaults(handler=_flatten)
+    compile_ = subparsers.add_parser(
+        "compile", help="compile a Modelica model into an FMI 3.0 FMU",
+        description="Compile a Modelica model into an FMI 3.0 FMU (Model Exchange and "
+                    "Co-Simulation, C sources and a binary for this platform). Unchanged models "
+                    "come from the cache ($COSIM_CACHE_DIR, default ~/.cache/cosim).")
+    _model_arguments(compile_)
+    compile_.add_argument("-o", "--output", metavar="OUT.fmu",
+                          help="the FMU to write, or a folder (existing, or ending in /) "
+                               "for <modelIdentifier>.fmu (default: the current folder)")
+    compile_.set_defaults(handler=_compile)
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,4 +51,11 @@ def _check(args: argparse.Namespace) -> int:
 
 def _flatten(args: argparse.Namespace) -> int:
     print(api.flatten_model(args.file, model=args.model, libs=args.lib), end="")
+    return 0
+
+
+def _compile(args: argparse.Namespace) -> int:
+    from compiler import compile_fmu
+
+    print(compile_fmu(args.file, model=args.model, libs=args.lib, output=args.output))
     return 0

@@ -13,11 +13,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     target_help = "an .ssp archive, an unpacked SSP folder, or an .ssd/.ssv/.ssm/.ssb file"
 
     run = subparsers.add_parser(
-        "run", help="simulate an SSP system or an FMU",
-        description="Simulate an .ssp archive, an unpacked SSP folder, an .ssd or an .fmu "
-                    "(a system of one component named after the file). Settings given here "
-                    "override the file's.")
-    run.add_argument("target", help="an .ssp, SSP folder, .ssd or .fmu")
+        "run", help="simulate an SSP system, an FMU or a Modelica model",
+        description="Simulate an .ssp archive, an unpacked SSP folder, an .ssd, an .fmu (a "
+                    "system of one component named after the file) or a Modelica .mo file "
+                    "(compiled through the cache of 'cosim compile', then run as its FMU). "
+                    "Settings given here override the file's.")
+    run.add_argument("target", help="an .ssp, SSP folder, .ssd, .fmu or .mo")
+    run.add_argument("--model", help="for a .mo target: the class to run (default: the last "
+                                     "class in the file)")
+    run.add_argument("--lib", action="append", default=[], metavar="DIR",
+                     help="for a .mo target: a library location (repeatable; MODELICAPATH is "
+                          "searched after)")
     add_run_settings(run)
     run.add_argument("--param", action="append", default=[], metavar="COMP.VAR=VALUE",
                      help="set a parameter before initialization; repeatable")
@@ -115,7 +121,8 @@ def _run(args: argparse.Namespace) -> int:
                      record=args.record, output=args.output, step_sizes=step_sizes,
                      start_time=args.start, algorithm=args.algorithm,
                      progress=not args.quiet, isolate=args.isolate,
-                     allow_nonfinite=args.allow_nonfinite, timeout=args.timeout)
+                     allow_nonfinite=args.allow_nonfinite, timeout=args.timeout,
+                     model=args.model, libs=args.lib)
     if not args.quiet:
         print(result.summary())
     return 0

@@ -167,13 +167,19 @@ def _result(kept, columns, plan: Plan, began: float, output, terminated_by) -> R
 
 
 def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = None,
-             output: str | os.PathLike | None = None, progress: bool = False) -> RunResult:
+             output: str | os.PathLike | None = None, progress: bool = False,
+             model: str | None = None, libs=()) -> RunResult:
     """Load ``path``, plan it with ``settings``, run it and return the results.
 
-    A failed run raises a ``CosimError`` whose ``result`` holds the rows computed before.
+    ``model`` and ``libs`` choose the class and libraries of a ``.mo`` target. A failed run
+    raises a ``CosimError`` whose ``result`` holds the rows computed before.
     """
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cosim-run-") as work:
-        structure, location, fmus = load_target(path, variant, work)
+        structure, location, fmus = load_target(path, variant, work, model=model, libs=libs)
         plan = build_plan(structure, {p: f.info for p, f in fmus.items()}, settings, location)
+        if not plan.columns:
+            # a Modelica model without outputs, say: the results would hold time alone
+            LOGGER.warning("%s: warning: the system has no outputs, so only time is recorded; "
+                           "choose variables with --record COMPONENT.VARIABLE", location)
         return _run_plan(plan, fmus, output, progress, began)

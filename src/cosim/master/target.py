@@ -1,6 +1,7 @@
-"""What ``cosim run`` runs: an ``.ssp``/folder/``.ssd`` system, or one ``.fmu`` as a
-one-component system. Input: a path. Output: the ``SystemStructure``, the location used in
-messages, and the FMUs of its components unpacked under a work folder (by dotted path).
+"""What ``cosim run`` runs: an ``.ssp``/folder/``.ssd`` system, or one ``.fmu`` (or Modelica
+model, compiled through the compiler's cache) as a one-component system. Input: a path. Output:
+the ``SystemStructure``, the location used in messages, and the FMUs of its components
+unpacked under a work folder (by dotted path).
 """
 from __future__ import annotations
 
@@ -31,29 +32,40 @@ def single_fmu_structure(path: Path, info: ModelInfo) -> SystemStructure:
 
 
 def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.PathLike,
-                limits: Limits = DEFAULT_LIMITS
+                limits: Limits = DEFAULT_LIMITS, model: str | None = None, libs=()
                 ) -> tuple[SystemStructure, str, dict[str, LoadedFmu]]:
     """The system of ``path`` and its unpacked FMUs; ``CosimError`` for what cannot run.
 
-    Archives (the ``.ssp``, its FMUs) are unpacked within ``limits``.
+    Archives (the ``.ssp``, its FMUs) are unpacked within ``limits``. A ``.mo`` file is
+    compiled (class ``model``, libraries ``libs``) into a component named after the model's
+    FMI identifier; compiler errors pass through as ``CompilerError``.
     """
     path = Path(path)
     work = Path(workdir)
     suffix = path.suffix.lower()
-    if suffix == ".mo":
-        raise CosimError("Modelica models cannot be run yet: the compiler has not landed "
-                         "(run an .fmu or an .ssp)", str(path))
-    if suffix == ".fmu":
+    if suffix != ".mo" and (model is not None or libs):
+        raise CosimError("--model and --lib apply only to a Modelica (.mo) file", str(path))
+    if suffix in (".fmu", ".mo"):
         if variant is not None:
             raise CosimError("a variant can be chosen only for an SSP", str(path))
-        fmu = open_fmu(path, work / "fmus", path.stem, limits)
-        return single_fmu_structure(path, fmu.info), path.name, {path.stem: fmu}
+        fmu_path = path if suffix == ".fmu" else _compiled(path, model, libs, work)
+        fmu = open_fmu(fmu_path, work / "fmus", fmu_path.stem, limits)
+        return single_fmu_structure(fmu_path, fmu.info), path.name, {fmu_path.stem: fmu}
     structure, diagnostics = load(path, variant, limits=limits)
     fmus = _component_fmus(structure, work, limits)
     for diagnostic in diagnostics:
         LOGGER.warning("%s: %s: %s", diagnostic.location or path, diagnostic.severity,
                        diagnostic.message)
     return structure, structure.file, fmus
+
+
+def _compiled(path: Path, model: str | None, libs, work: Path) -> Path:
+    """The FMU of a Modelica model, copied from the compiler's cache into ``work``."""
+    from compiler import compile_fmu
+
+    folder = work / "compiled"
+    folder.mkdir(parents=True, exist_ok=True)
+    return compile_fmu(path, model, tuple(libs), folder)
 
 
 def _component_fmus(structure: SystemStructure, work: Path, limits: Limits
