@@ -6,12 +6,14 @@ runs one many times with other parameters on Dask workers.
 from __future__ import annotations
 
 import os
-
+import tempfile
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from cosim.master import RunResult, Settings, simulate
+from cosim.modelica import check_modelica, has_modelica
 from cosim.ssp.fmu_check import check_fmus
 from cosim.ssp.loader import read
+from cosim.ssp.errors import raise_on_problems
 from cosim.ssp.model import SystemStructure
 from cosim.ssp.parameters import resolve_parameters
 from cosim.ssp.report import Info, ValidationReport
@@ -25,26 +27,37 @@ def info(path: str | os.PathLike, variant: str | None = None, strict: bool = Fal
 
     ``path`` is an ``.ssp`` archive, an unpacked SSP folder, or an ``.ssd``, ``.ssv``, ``.ssm``
     or ``.ssb`` file; ``variant`` names a variant SSD; ``strict`` raises the first problem.
+    Modelica components are compiled (through the FMU cache): their errors are diagnostics.
     """
     document, diagnostics = read(path, variant, strict)
-    parameters = resolve_parameters(document)[0] if isinstance(document, SystemStructure) else ()
-    return Info(document, parameters, diagnostics)
+    if not isinstance(document, SystemStructure):
+        return Info(document, (), diagnostics)
+    with tempfile.TemporaryDirectory(prefix="cosim-info-") as work:
+        problems = check_modelica(document, work)[1] if has_modelica(document) else []
+    diagnostics += tuple(problems)
+    if strict:
+        raise_on_problems(diagnostics)
+    return Info(document, resolve_parameters(document)[0], diagnostics)
 
 
 def validate(path: str | os.PathLike, variant: str | None = None, strict: bool = False,
              schema_dir: str | os.PathLike | None = None) -> ValidationReport:
     """Schema, semantic and FMU-interface problems of ``path``.
 
+    Modelica components are compiled (through the FMU cache) and checked as FMUs; errors in
+    their sources are diagnostics located in the ``.mo`` file.
     ``schema_dir`` is a folder of SSP XSDs (default: the SSP 1.0 XSDs that fmpy ships);
     ``strict`` raises the first problem as an ``SspError`` instead of reporting it.
     """
     document, diagnostics = read(path, variant, strict, schema_dir=schema_dir)
     if isinstance(document, SystemStructure):
-        diagnostics += tuple(check_fmus(document))
+        with tempfile.TemporaryDirectory(prefix="cosim-validate-") as work:
+            problems = []
+            if has_modelica(document):  # their FMUs are checked as the others
+                document, problems = check_modelica(document, work)
+            diagnostics += tuple(problems) + tuple(check_fmus(document))
     report = ValidationReport(str(path), diagnostics)
     if strict:
-        from cosim.ssp.errors import raise_on_problems
-
         raise_on_problems(report.diagnostics)
     return report
 

@@ -1,6 +1,7 @@
 """What ``cosim run`` runs: an ``.ssp``/folder/``.ssd`` system, or one ``.fmu`` as a
-one-component system. Input: a path. Output: the ``SystemStructure``, the location used in
-messages, and the FMUs of its components unpacked under a work folder (by dotted path).
+one-component system. Input: a path. Output: the ``SystemStructure`` (Modelica components
+compiled into FMUs), the location used in messages, and the FMUs of its components unpacked
+under a work folder (by dotted path).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from cosim.errors import CosimError
 from cosim.fmi import LoadedFmu, open_fmu
 from cosim.fmi.description import ModelInfo, read_model_info
+from cosim.modelica import compile_modelica, has_modelica
 from cosim.ssp import DEFAULT_LIMITS, Limits, SspError, load, materialize
 from cosim.ssp.model import (
     Component, Connector, PackageRef, SignalType, System, SystemStructure, iter_components,
@@ -49,6 +51,8 @@ def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.
         fmu = open_fmu(path, work / "fmus", path.stem, limits)
         return single_fmu_structure(path, fmu.info), path.name, {path.stem: fmu}
     structure, diagnostics = load(path, variant, limits=limits)
+    if has_modelica(structure):
+        structure = compile_modelica(structure, work / "modelica")
     fmus = _component_fmus(structure, work, limits)
     for diagnostic in diagnostics:
         LOGGER.warning("%s: %s: %s", diagnostic.location or path, diagnostic.severity,
