@@ -1,16 +1,20 @@
 """The Python API of cosim: one function per CLI verb, with the same arguments.
 
 ``info`` and ``validate`` read SSP targets; ``run`` simulates an SSP or an FMU; ``sweep``
-runs one many times with other parameters on Dask workers.
+runs one many times with other parameters on Dask workers; ``pack`` writes a self-contained
+SSP; ``plot`` draws a result file.
 """
 from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from cosim.master import RunResult, Settings, simulate
 from cosim.modelica import check_modelica, has_modelica
+from cosim.results import read_results
+from cosim.results.plot import plot_results, require_matplotlib
 from cosim.ssp.fmu_check import check_fmus
 from cosim.ssp.loader import read
 from cosim.ssp.errors import raise_on_problems
@@ -68,7 +72,8 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
         step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
         algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
-        allow_nonfinite: bool = False, timeout: float | None = None) -> RunResult:
+        allow_nonfinite: bool = False, timeout: float | None = None,
+        plot: str | os.PathLike | None = None, signals: Sequence[str] = ()) -> RunResult:
     """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd`` or an ``.fmu``.
 
     Parameters
@@ -99,6 +104,11 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         Only warn when an FMU gives NaN or Inf (by default the run stops with an error).
     timeout : float, optional
         Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
+    plot : str or PathLike, optional
+        An image (``.png``, ``.pdf``, ``.svg``) of the results over time, one axis per unit;
+        needs matplotlib (the ``plot`` extra).
+    signals : sequence of str
+        The columns to plot (default: all).
 
     Returns
     -------
@@ -115,7 +125,13 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
                          algorithm, parameters, isolate=isolate, allow_nonfinite=allow_nonfinite,
                          timeout=timeout)
-    return simulate(path, settings, variant=variant, output=output, progress=progress)
+    if plot is not None:
+        require_matplotlib()  # before the run, not after it
+    result = simulate(path, settings, variant=variant, output=output, progress=progress)
+    if plot is not None:
+        plot_results(result.values, plot, signals, dict(zip(result.columns, result.units)),
+                     title=Path(path).name)
+    return result
 
 
 def _settings(start_time, stop_time, step_size, tolerance, step_sizes, record, algorithm,
@@ -201,3 +217,28 @@ def sweep(path: str | os.PathLike, parameters: Sequence[str] | Mapping[str, obje
     return run_sweep(path, design, settings, variant=variant, series=series, output=output,
                      workers=workers, scheduler=scheduler, batch_size=batch_size,
                      progress=progress)
+
+
+def pack(path: str | os.PathLike, output: str | os.PathLike) -> Path:
+    """Compile the Modelica components of ``path`` and write the self-contained ``output``.
+
+    ``path`` is an SSP folder, its ``SystemStructure.ssd`` or an ``.ssp``; ``output`` an
+    ``.ssp`` whose SSDs name the compiled FMUs (``resources/<component>.fmu``), with every
+    other file of the package as it was. Returns ``output``'s path.
+    """
+    from cosim.pack import pack as pack_package
+
+    return pack_package(path, output)
+
+
+def plot(results: str | os.PathLike, output: str | os.PathLike,
+         signals: Sequence[str] = ()) -> Path:
+    """Plot a result file (``.csv`` or ``.mat``) over time into ``output``; returns its path.
+
+    One axis per unit: a ``.mat`` file records the units (``[m]`` in its descriptions), a CSV
+    file none, so its signals share one axis. ``signals`` picks columns (default: all).
+    Needs matplotlib (the ``plot`` extra).
+    """
+    require_matplotlib()
+    values, units = read_results(results)
+    return plot_results(values, output, signals, units, title=Path(results).name)
