@@ -14,6 +14,7 @@ from cosim.fmi import LoadedFmu, open_fmu
 from cosim.fmi.description import ModelInfo, read_model_info
 from cosim.modelica import compile_modelica, has_modelica
 from cosim.ssp import DEFAULT_LIMITS, Limits, SspError, load, materialize
+from cosim.ssp.schema import UNCHECKED
 from cosim.ssp.model import (
     Component, Connector, PackageRef, SignalType, System, SystemStructure, iter_components,
 )
@@ -55,8 +56,10 @@ def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.
         structure = compile_modelica(structure, work / "modelica")
     fmus = _component_fmus(structure, work, limits)
     for diagnostic in diagnostics:
-        LOGGER.warning("%s: %s: %s", diagnostic.location or path, diagnostic.severity,
-                       diagnostic.message)
+        # a run does not promise schema validation (cosim validate does): no note about it
+        level = logging.DEBUG if UNCHECKED in diagnostic.message else logging.WARNING
+        LOGGER.log(level, "%s: %s: %s", diagnostic.location or path, diagnostic.severity,
+                   diagnostic.message)
     return structure, structure.file, fmus
 
 
