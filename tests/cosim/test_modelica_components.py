@@ -5,7 +5,6 @@ so gain.y = k exp(-a t) exactly, up to the solver's tolerance.
 """
 from __future__ import annotations
 
-import os
 import shutil
 import zipfile
 from pathlib import Path
@@ -75,14 +74,9 @@ def system(gain_type: str = "text/x-modelica", gain_source: str = "Gain.mo#Gain"
 @pytest.fixture(scope="module", autouse=True)
 def fmu_cache(tmp_path_factory):
     """Compiled FMUs are cached for this module only (not in the user's cache)."""
-    folder = tmp_path_factory.mktemp("fmu-cache")
-    saved = os.environ.get("COSIM_CACHE_DIR")
-    os.environ["COSIM_CACHE_DIR"] = str(folder)
-    yield folder
-    if saved is None:
-        os.environ.pop("COSIM_CACHE_DIR", None)
-    else:
-        os.environ["COSIM_CACHE_DIR"] = saved
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COSIM_CACHE_DIR", str(tmp_path_factory.mktemp("fmu-cache")))
+        yield
 
 
 def make_folder(folder: Path, ssd_text: str | None = None, gain: str = GAIN,

@@ -6,7 +6,6 @@ the whole lines in a fresh venv). The Python blocks run as they are.
 """
 from __future__ import annotations
 
-import os
 import re
 import shlex
 from pathlib import Path
@@ -40,14 +39,9 @@ def quick_start() -> list[list[str]]:
 @pytest.fixture(scope="module", autouse=True)
 def fmu_cache(tmp_path_factory):
     """Compiled FMUs are cached for this module only (not in the user's cache)."""
-    folder = tmp_path_factory.mktemp("fmu-cache")
-    saved = os.environ.get("COSIM_CACHE_DIR")
-    os.environ["COSIM_CACHE_DIR"] = str(folder)
-    yield folder
-    if saved is None:
-        os.environ.pop("COSIM_CACHE_DIR", None)
-    else:
-        os.environ["COSIM_CACHE_DIR"] = saved
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COSIM_CACHE_DIR", str(tmp_path_factory.mktemp("fmu-cache")))
+        yield
 
 
 @pytest.fixture

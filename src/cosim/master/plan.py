@@ -186,8 +186,8 @@ def _components(structure, infos, settings, step, location) -> list[PlannedCompo
     for path, _document, component in iter_components(structure):
         where = str(component.location or location)
         if component.kind == "modelica":
-            raise PlanError(f"component '{path}': Modelica components are not supported yet "
-                            f"(the compiler will run them)", where)
+            raise PlanError(f"component '{path}': a Modelica component runs once compiled "
+                            f"(cosim.modelica.compile_modelica)", where)
         if component.kind == "other":
             raise PlanError(f"component '{path}': type '{component.type}' cannot be run", where)
         if component.kind != "fmu":
