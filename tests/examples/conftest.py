@@ -13,8 +13,13 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "ssp_examples"
 
 @pytest.fixture(scope="session", autouse=True)
 def fmu_cache(tmp_path_factory):
-    """The Modelica components compile into a cache of the session (not the user's cache)."""
-    folder = tmp_path_factory.mktemp("fmu-cache")
+    """The Modelica components compile into a cache of the test run (not the user's cache),
+    shared by the run's xdist workers (the cache's stores are atomic)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, above each worker's own
+    folder = root / "example-fmu-cache"
+    folder.mkdir(exist_ok=True)
     saved = os.environ.get("COSIM_CACHE_DIR")
     os.environ["COSIM_CACHE_DIR"] = str(folder)
     yield folder

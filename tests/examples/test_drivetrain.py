@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
+pytestmark = pytest.mark.slow  # compiles three models (about 20 s on a loaded machine)
+
 SPEEDS = [0, 100, 200, 300, 400, 500, 600, 700]
 TORQUES = [60, 150, 190, 200, 195, 180, 140, 0]
 FRICTION = 0.02

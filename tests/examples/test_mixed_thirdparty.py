@@ -60,6 +60,13 @@ def example(tmp_path_factory):
     return folder
 
 
+def test_example_with_its_built_fmu_validates_without_problems(example):
+    from tests.examples.test_validate import SCHEMA_2
+
+    report = api.validate(example, schema_dir=SCHEMA_2)
+    assert [str(d) for d in report.diagnostics] == []
+
+
 def test_tank_under_a_pythonfmu3_controller_matches_the_sampled_data_reference(example):
     result = api.run(example / "SystemStructure.ssd", tolerance=1e-10)
     values = result.values

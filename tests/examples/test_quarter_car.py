@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
+pytestmark = pytest.mark.slow  # compiles three models (about 20 s on a loaded machine)
+
 M_S, K_S, D_S = 250.0, 16000.0, 1000.0
 M_U, K_T, D_T = 35.0, 160000.0, 0.0
 SPEED, HEIGHT, LENGTH, START = 10.0, 0.05, 1.0, 1.0
