@@ -18,7 +18,7 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from cosim import api
-from tests.examples.conftest import EXAMPLES
+from tests.examples.conftest import EXAMPLES, SCHEMA_2
 
 pytestmark = pytest.mark.slow  # builds a Python FMU and starts its interpreter
 
@@ -61,8 +61,6 @@ def example(tmp_path_factory):
 
 
 def test_example_with_its_built_fmu_validates_without_problems(example):
-    from tests.examples.test_validate import SCHEMA_2
-
     report = api.validate(example, schema_dir=SCHEMA_2)
     assert [str(d) for d in report.diagnostics] == []
 

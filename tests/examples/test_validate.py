@@ -2,16 +2,13 @@
 compiled and their connectors checked against the FMUs."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from cosim import api
-from tests.examples.conftest import EXAMPLES
+from tests.examples.conftest import EXAMPLES, SCHEMA_2
 
-SCHEMA_2 = Path(os.environ.get("COSIM_SHARED", Path(__file__).resolve().parents[3] / "shared")) \
-    / "ssp-schema" / "2.0.1"
 EXAMPLE_NAMES = sorted(folder.name for folder in EXAMPLES.iterdir()
                        if (folder / "SystemStructure.ssd").is_file())
 # mixed_thirdparty needs its FMU built first: test_mixed_thirdparty validates it
