@@ -226,7 +226,7 @@ def pack(path: str | os.PathLike, output: str | os.PathLike) -> Path:
     ``.ssp`` whose SSDs name the compiled FMUs (``resources/<component>.fmu``), with every
     other file of the package as it was. Returns ``output``'s path.
     """
-    from cosim.pack import pack as pack_package
+    from cosim.packing import pack as pack_package
 
     return pack_package(path, output)
 

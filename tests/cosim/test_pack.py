@@ -101,3 +101,11 @@ def test_compile_error_names_the_source_and_writes_nothing(tmp_path, capsys):
 def test_output_must_be_an_ssp(tmp_path):
     with pytest.raises(CosimError, match="must end in .ssp"):
         api.pack(make_folder(tmp_path / "sys"), tmp_path / "x.zip")
+
+
+def test_the_package_names_the_functions_once_their_modules_load():
+    import cosim
+    import cosim.packing  # noqa: F401  (a module named like a function would shadow it)
+    import cosim.results.plot  # noqa: F401
+
+    assert cosim.pack is api.pack and cosim.plot is api.plot
