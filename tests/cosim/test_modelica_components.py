@@ -205,3 +205,19 @@ def test_source_without_type_is_read_as_modelica(tmp_path):
     assert "no type given for a .mo source; read as text/x-modelica" in info.text()
     assert_analytic(api.run(folder, step_size=0.01))
     shutil.rmtree(folder)
+
+
+@pytest.mark.xdist_group("sweep-cluster")  # beside the sweep tests' cluster, not at once
+def test_sweep_workers_compile_the_folder_they_are_sent(tmp_path):
+    from distributed import Client
+
+    from cosim.sweeps.cluster import local_cluster
+
+    folder = make_folder(tmp_path / "sys")
+    # a Client given as the scheduler: the folder travels to the worker zipped, as an .ssp
+    with local_cluster(1) as cluster, Client(cluster) as client:
+        result = api.sweep(folder, parameters={"gain.k": [1.0, 2.0]}, scheduler=client,
+                           step_size=0.01)
+    assert result.failures == ()
+    assert result.values["gain.k"].tolist() == [1.0, 2.0]
+    assert result.values["gain.y"] == pytest.approx([np.exp(-2.0), 2 * np.exp(-2.0)], rel=1e-5)
