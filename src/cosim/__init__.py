@@ -2,12 +2,13 @@
 
 ``cosim.compile("model.mo", model="Pkg.Model")``,
 ``cosim.run(path, stop_time=..., step_size=..., parameters={...})``,
-``cosim.sweep(path, parameters=["comp.var=1:2:5"], workers=2)``, ``cosim.info(path)`` and
-``cosim.validate(path)`` are the functions behind the ``cosim`` command (see ``cosim.api``).
+``cosim.sweep(path, parameters=["comp.var=1:2:5"], workers=2)``, ``cosim.info(path)``,
+``cosim.validate(path)``, ``cosim.pack(path, "out.ssp")`` and ``cosim.plot(results,
+"out.png")`` are the functions behind the ``cosim`` command (see ``cosim.api``).
 """
 
 __version__ = "0.1.0"
-__all__ = ["compile", "run", "sweep", "info", "validate"]
+__all__ = ["compile", "run", "sweep", "info", "validate", "pack", "plot"]
 
 
 def __getattr__(name: str):

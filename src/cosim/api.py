@@ -2,17 +2,22 @@
 
 ``compile`` turns a Modelica model into an FMU; ``info`` and ``validate`` read SSP targets;
 ``run`` simulates an SSP, an FMU or a Modelica model; ``sweep`` runs one many times with other
-parameters on Dask workers.
+parameters on Dask workers; ``pack`` writes a self-contained SSP; ``plot`` draws a result file.
 """
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from cosim.master import RunResult, Settings, simulate
+from cosim.modelica import check_modelica, has_modelica
+from cosim.results import read_results
+from cosim.results.plot import plot_results, require_matplotlib
 from cosim.ssp.fmu_check import check_fmus
 from cosim.ssp.loader import read
+from cosim.ssp.errors import raise_on_problems
 from cosim.ssp.model import SystemStructure
 from cosim.ssp.parameters import resolve_parameters
 from cosim.ssp.report import Info, ValidationReport
@@ -59,26 +64,37 @@ def info(path: str | os.PathLike, variant: str | None = None, strict: bool = Fal
 
     ``path`` is an ``.ssp`` archive, an unpacked SSP folder, or an ``.ssd``, ``.ssv``, ``.ssm``
     or ``.ssb`` file; ``variant`` names a variant SSD; ``strict`` raises the first problem.
+    Modelica components are compiled (through the FMU cache): their errors are diagnostics.
     """
     document, diagnostics = read(path, variant, strict)
-    parameters = resolve_parameters(document)[0] if isinstance(document, SystemStructure) else ()
-    return Info(document, parameters, diagnostics)
+    if not isinstance(document, SystemStructure):
+        return Info(document, (), diagnostics)
+    with tempfile.TemporaryDirectory(prefix="cosim-info-") as work:
+        problems = check_modelica(document, work)[1] if has_modelica(document) else []
+    diagnostics += tuple(problems)
+    if strict:
+        raise_on_problems(diagnostics)
+    return Info(document, resolve_parameters(document)[0], diagnostics)
 
 
 def validate(path: str | os.PathLike, variant: str | None = None, strict: bool = False,
              schema_dir: str | os.PathLike | None = None) -> ValidationReport:
     """Schema, semantic and FMU-interface problems of ``path``.
 
+    Modelica components are compiled (through the FMU cache) and checked as FMUs; errors in
+    their sources are diagnostics located in the ``.mo`` file.
     ``schema_dir`` is a folder of SSP XSDs (default: the SSP 1.0 XSDs that fmpy ships);
     ``strict`` raises the first problem as an ``SspError`` instead of reporting it.
     """
     document, diagnostics = read(path, variant, strict, schema_dir=schema_dir)
     if isinstance(document, SystemStructure):
-        diagnostics += tuple(check_fmus(document))
+        with tempfile.TemporaryDirectory(prefix="cosim-validate-") as work:
+            problems = []
+            if has_modelica(document):  # their FMUs are checked as the others
+                document, problems = check_modelica(document, work)
+            diagnostics += tuple(problems) + tuple(check_fmus(document))
     report = ValidationReport(str(path), diagnostics)
     if strict:
-        from cosim.ssp.errors import raise_on_problems
-
         raise_on_problems(report.diagnostics)
     return report
 
@@ -90,7 +106,8 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         step_sizes: Mapping[str, float] | None = None, start_time: float | None = None,
         algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
         allow_nonfinite: bool = False, timeout: float | None = None,
-        model: str | None = None, libs: Sequence[str | os.PathLike] = ()) -> RunResult:
+        model: str | None = None, libs: Sequence[str | os.PathLike] = (),
+        plot: str | os.PathLike | None = None, signals: Sequence[str] = ()) -> RunResult:
     """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd``, an ``.fmu``
     or a Modelica ``.mo`` file.
 
@@ -128,6 +145,11 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
         For a ``.mo`` target: the class to run (default: the file's last class).
     libs : sequence of str or PathLike
         For a ``.mo`` target: library locations searched before ``MODELICAPATH``.
+    plot : str or PathLike, optional
+        An image (``.png``, ``.pdf``, ``.svg``) of the results over time, one axis per unit;
+        needs matplotlib (the ``plot`` extra).
+    signals : sequence of str
+        The columns to plot (default: all).
 
     Returns
     -------
@@ -146,8 +168,14 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
                          algorithm, parameters, isolate=isolate, allow_nonfinite=allow_nonfinite,
                          timeout=timeout)
-    return simulate(path, settings, variant=variant, output=output, progress=progress,
-                    model=model, libs=tuple(libs))
+    if plot is not None:
+        require_matplotlib()  # before the run, not after it
+    result = simulate(path, settings, variant=variant, output=output, progress=progress,
+                      model=model, libs=tuple(libs))
+    if plot is not None:
+        plot_results(result.values, plot, signals, dict(zip(result.columns, result.units)),
+                     title=Path(path).name)
+    return result
 
 
 def _settings(start_time, stop_time, step_size, tolerance, step_sizes, record, algorithm,
@@ -233,3 +261,28 @@ def sweep(path: str | os.PathLike, parameters: Sequence[str] | Mapping[str, obje
     return run_sweep(path, design, settings, variant=variant, series=series, output=output,
                      workers=workers, scheduler=scheduler, batch_size=batch_size,
                      progress=progress)
+
+
+def pack(path: str | os.PathLike, output: str | os.PathLike) -> Path:
+    """Compile the Modelica components of ``path`` and write the self-contained ``output``.
+
+    ``path`` is an SSP folder, its ``SystemStructure.ssd`` or an ``.ssp``; ``output`` an
+    ``.ssp`` whose SSDs name the compiled FMUs (``resources/<component>.fmu``), with every
+    other file of the package as it was. Returns ``output``'s path.
+    """
+    from cosim.packing import pack as pack_package
+
+    return pack_package(path, output)
+
+
+def plot(results: str | os.PathLike, output: str | os.PathLike,
+         signals: Sequence[str] = ()) -> Path:
+    """Plot a result file (``.csv`` or ``.mat``) over time into ``output``; returns its path.
+
+    One axis per unit: a ``.mat`` file records the units (``[m]`` in its descriptions), a CSV
+    file none, so its signals share one axis. ``signals`` picks columns (default: all).
+    Needs matplotlib (the ``plot`` extra).
+    """
+    require_matplotlib()
+    values, units = read_results(results)
+    return plot_results(values, output, signals, units, title=Path(results).name)

@@ -176,12 +176,14 @@ class CWriter(ExpressionWriter):
         symbol, level = BINARY[node.op]
         left_node, right_node = node.args
         lazy = node.op in ("and", "or")
-        left = self.operand(left_node, level - 1)
+        # a && b || c is right in C, but gcc warns (-Wparentheses) and warnings fail the build
+        operand_level = AND if node.op == "or" else level - 1
+        left = self.operand(left_node, operand_level)
         if node.op == "/" and left_node.type == INTEGER and right_node.type == INTEGER:
             left = f"(double){self.operand(left_node, UNARY)}"
         # the right operand keeps its own parentheses at equal precedence: a + (b + c)
         # rounds differently from a + b + c
-        right = self.operand(right_node, level, lazy)
+        right = self.operand(right_node, max(level, operand_level), lazy)
         return f"{left} {symbol} {right}"
 
     def _branch(self, node) -> str:

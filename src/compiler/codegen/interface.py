@@ -87,12 +87,22 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
         event_indicators=tuple(_indicator_text(item) for item in system.relations),
         jacobian=tuple((row, column) for column, rows in enumerate(system.jacobian_rows)
                        for row in rows),
-        has_jacobian=builder.has_jacobian, description=system.description,
+        has_jacobian=builder.has_jacobian, dependencies=_state_outputs(variables, system),
+        description=system.description,
         experiment=Experiment(experiment.start_time or 0.0, experiment.stop_time,
                               experiment.tolerance, experiment.interval) if experiment else None)
     return Layout(interface, slots, frozenset(builder.exact_states),
                   tuple(builder.computed_starts), tuple(builder.derived),
                   tuple(builder.fixed_values))
+
+
+def _state_outputs(variables: tuple[Variable, ...], system: System):
+    """Outputs that are continuous states depend on their state only: without that, every
+    output would depend on every input (FMI's default), a false algebraic loop for a master."""
+    exposed = {v.name for v in variables}
+    states = set(system.states) & exposed
+    return tuple((v.name, ((v.alias_of or v.name),)) for v in variables
+                 if v.causality == "output" and (v.alias_of or v.name) in states)
 
 
 def _with_c_name(variable: Variable, identifiers: dict) -> Variable:

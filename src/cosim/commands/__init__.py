@@ -9,4 +9,6 @@ COMMAND_MODULES = (
     "cosim.commands.model",
     "cosim.commands.system",
     "cosim.commands.sweep",
+    "cosim.commands.pack",
+    "cosim.commands.plot",
 )

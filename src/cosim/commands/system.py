@@ -6,6 +6,7 @@ import logging
 import sys
 
 from cosim import api
+from cosim.commands.plot import signal_list
 from cosim.errors import CosimError
 
 
@@ -41,6 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--timeout", type=float, metavar="SECONDS",
                      help="stop the run after this much wall-clock time, keeping the results")
     run.add_argument("-o", "--output", help="result file, .csv or .mat (Dymola)")
+    run.add_argument("--plot", metavar="OUT.png",
+                     help="also plot the results over time, one axis per unit (.png, .pdf, "
+                          ".svg; needs matplotlib)")
+    run.add_argument("--signals", metavar="A.Y,B.X",
+                     help="comma-separated columns to plot (default: all)")
     run.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     run.set_defaults(handler=_run)
 
@@ -122,7 +128,8 @@ def _run(args: argparse.Namespace) -> int:
                      start_time=args.start, algorithm=args.algorithm,
                      progress=not args.quiet, isolate=args.isolate,
                      allow_nonfinite=args.allow_nonfinite, timeout=args.timeout,
-                     model=args.model, libs=args.lib)
+                     model=args.model, libs=args.lib,
+                     plot=args.plot, signals=signal_list(args.signals))
     if not args.quiet:
         print(result.summary())
     return 0

@@ -93,6 +93,7 @@ class Plan:
     location: str
     allow_nonfinite: bool = False
     timeout: float | None = None
+    units: tuple[str | None, ...] = ()  # of each column: the SSD connector's, else the FMU's
 
     def time(self, k: int) -> float:
         return self.stop_time if k >= self.n_steps else self.start_time + k * self.step_size
@@ -124,7 +125,21 @@ def build_plan(structure: SystemStructure, infos: Mapping[str, ModelInfo], setti
                               [] if jacobi else [m for m, _ in loops])
     return Plan(tuple(components), tuple(signals.items), tuple(links), stage_list,
                 tuple(columns), start, stop, step, n_steps, tolerance, jacobi, location,
-                settings.allow_nonfinite, settings.timeout)
+                settings.allow_nonfinite, settings.timeout,
+                _column_units(structure, columns, signals, components))
+
+
+def _column_units(structure, columns, signals, components) -> tuple[str | None, ...]:
+    by_path = {path: component for path, _, component in iter_components(structure)}
+    units = []
+    for name, k in columns:
+        signal = signals.items[k]
+        path = components[signal.component].path
+        declared = next((c for c in by_path[path].connectors
+                         if c.name == signal.variable.name), None)
+        unit = declared.type.unit if declared is not None and declared.type else None
+        units.append(unit or signal.variable.unit)
+    return tuple(units)
 
 
 def built_by_us(info: ModelInfo) -> bool:
@@ -171,8 +186,8 @@ def _components(structure, infos, settings, step, location) -> list[PlannedCompo
     for path, _document, component in iter_components(structure):
         where = str(component.location or location)
         if component.kind == "modelica":
-            raise PlanError(f"component '{path}': Modelica components are not supported yet "
-                            f"(the compiler will run them)", where)
+            raise PlanError(f"component '{path}': a Modelica component runs once compiled "
+                            f"(cosim.modelica.compile_modelica)", where)
         if component.kind == "other":
             raise PlanError(f"component '{path}': type '{component.type}' cannot be run", where)
         if component.kind != "fmu":

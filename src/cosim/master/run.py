@@ -37,6 +37,7 @@ class RunResult:
     wall_time: float
     output: str | None = None
     terminated_by: str | None = None
+    units: tuple[str | None, ...] = ()  # of each column, None where it has none
 
     @property
     def simulated_time(self) -> float:
@@ -124,7 +125,8 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | N
     """Run ``plan``; a failure keeps the rows so far (on disk, and as the error's ``result``).
     ``start``/``close``: how the components come up and go (a Session keeps them)."""
     columns = tuple(name for name, _ in plan.columns)
-    writer = open_writer(output, columns) if output is not None else None
+    units = plan.units
+    writer = open_writer(output, columns, units) if output is not None else None
     kept: list[np.ndarray] = []
     live: list = []
     loop = None
@@ -141,7 +143,7 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | N
             writer.write(first)
         terminated_by = _step_all(plan, loop, live, writer, kept, progress)
     except CosimError as error:
-        error.result = _result(kept, columns, plan, began, output, None)
+        error.result = _result(kept, columns, plan, began, output, None, units)
         raise
     finally:
         progress.close()
@@ -156,14 +158,15 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | N
         LOGGER.warning("%d FMU calls returned Warning", loop.m.warnings)
     if loop is not None:
         warn_nonfinite(loop, live)
-    return _result(kept, columns, plan, began, output, terminated_by)
+    return _result(kept, columns, plan, began, output, terminated_by, units)
 
 
-def _result(kept, columns, plan: Plan, began: float, output, terminated_by) -> RunResult:
+def _result(kept, columns, plan: Plan, began: float, output, terminated_by, units
+            ) -> RunResult:
     rows = np.concatenate(kept) if kept else np.empty((0, 1 + len(columns)))
     return RunResult(as_structured(rows, columns), columns, max(len(rows) - 1, 0),
                      plan.step_size, time.perf_counter() - began,
-                     str(output) if output is not None else None, terminated_by)
+                     str(output) if output is not None else None, terminated_by, units)
 
 
 def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = None,

@@ -1,7 +1,7 @@
 """What ``cosim run`` runs: an ``.ssp``/folder/``.ssd`` system, or one ``.fmu`` (or Modelica
 model, compiled through the compiler's cache) as a one-component system. Input: a path. Output:
-the ``SystemStructure``, the location used in messages, and the FMUs of its components
-unpacked under a work folder (by dotted path).
+the ``SystemStructure`` (Modelica components compiled into FMUs), the location used in messages,
+and the FMUs of its components unpacked under a work folder (by dotted path).
 """
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from pathlib import Path
 from cosim.errors import CosimError
 from cosim.fmi import LoadedFmu, open_fmu
 from cosim.fmi.description import ModelInfo, read_model_info
+from cosim.modelica import compile_modelica, has_modelica
 from cosim.ssp import DEFAULT_LIMITS, Limits, SspError, load, materialize
+from cosim.ssp.schema import UNCHECKED
 from cosim.ssp.model import (
     Component, Connector, PackageRef, SignalType, System, SystemStructure, iter_components,
 )
@@ -52,10 +54,14 @@ def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.
         fmu = open_fmu(fmu_path, work / "fmus", fmu_path.stem, limits)
         return single_fmu_structure(fmu_path, fmu.info), path.name, {fmu_path.stem: fmu}
     structure, diagnostics = load(path, variant, limits=limits)
+    if has_modelica(structure):
+        structure = compile_modelica(structure, work / "modelica")
     fmus = _component_fmus(structure, work, limits)
     for diagnostic in diagnostics:
-        LOGGER.warning("%s: %s: %s", diagnostic.location or path, diagnostic.severity,
-                       diagnostic.message)
+        # a run does not promise schema validation (cosim validate does): no note about it
+        level = logging.DEBUG if UNCHECKED in diagnostic.message else logging.WARNING
+        LOGGER.log(level, "%s: %s: %s", diagnostic.location or path, diagnostic.severity,
+                   diagnostic.message)
     return structure, structure.file, fmus
 
 

@@ -1,11 +1,13 @@
 """Results of a run: streaming writers (CSV, Dymola ``.mat``) and the in-memory table.
 
 ``open_writer(path, columns)`` picks the format from the suffix; ``as_structured(rows,
-columns)`` turns rows (time first) into a numpy structured array with named fields.
+columns)`` turns rows (time first) into a numpy structured array with named fields;
+``read_results`` reads either format back (with the units a ``.mat`` file records).
 """
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +19,20 @@ from cosim.results.mat import MatWriter
 WRITERS = {".csv": CsvWriter, ".mat": MatWriter}
 
 
-def open_writer(path: str | os.PathLike, columns: tuple[str, ...]):
-    """A writer for ``path`` (``.csv`` or ``.mat``); the file is created at once."""
+def open_writer(path: str | os.PathLike, columns: tuple[str, ...],
+                units: tuple[str | None, ...] = ()):
+    """A writer for ``path`` (``.csv`` or ``.mat``); the file is created at once.
+
+    ``units`` (one per column, ``None`` for none) go into a ``.mat`` file's descriptions as
+    Dymola writes them (``[m]``); a CSV file has no place for them.
+    """
     suffix = Path(path).suffix.lower()
     if suffix not in WRITERS:
         raise CosimError(f"unknown result format '{suffix}': use .csv or .mat", str(path))
     try:
+        if suffix == ".mat":
+            descriptions = tuple(f"[{u}]" if u else "" for u in units) if units else None
+            return MatWriter(path, columns, descriptions)
         return WRITERS[suffix](path, columns)
     except OSError as error:
         raise CosimError(f"cannot write results: {error.strerror}", str(path)) from None
@@ -40,14 +50,52 @@ def as_structured(rows: np.ndarray, columns: tuple[str, ...]) -> np.ndarray:
 
 def read_mat(path: str | os.PathLike) -> np.ndarray:
     """A Dymola ``.mat`` result file (binTrans, as written here) as a structured array."""
+    return _read_mat(path)[0]
+
+
+def _read_mat(path) -> tuple[np.ndarray, dict[str, str | None]]:
     from scipy.io import loadmat
 
     data = loadmat(str(path), chars_as_strings=False)
     names = ["".join(column).rstrip() for column in data["name"].T]
+    descriptions = ["".join(column).rstrip() for column in data["description"].T]
     values = data["data_2"]
     info = data["dataInfo"]
     rows = np.column_stack([values[abs(info[1, k]) - 1] for k in range(len(names))])
-    return as_structured(rows, tuple(names[1:]))
+    units = {}
+    for name, text in zip(names[1:], descriptions[1:]):
+        match = re.search(r"\[([^|\]]*)[^\]]*\]\s*$", text)  # "[unit]" or "[unit|display]"
+        units[name] = match.group(1) if match else None
+    return as_structured(rows, tuple(names[1:])), units
 
 
-__all__ = ["CsvWriter", "MatWriter", "open_writer", "as_structured", "read_mat"]
+def read_csv(path: str | os.PathLike) -> np.ndarray:
+    """A CSV result file (a header ``time,a.y,...``, then numbers) as a structured array."""
+    with open(path, newline="") as file:
+        header = file.readline().strip().split(",")
+        rows = np.loadtxt(file, delimiter=",", ndmin=2)
+    names = tuple(n.strip().strip('"') for n in header)
+    if not names or names[0] != "time" or (len(rows) and rows.shape[1] != len(names)):
+        raise CosimError("not a result table: the header must be time,<columns> with one "
+                         "number per column in each row", str(path))
+    return as_structured(rows.reshape(-1, len(names)), names[1:])
+
+
+def read_results(path: str | os.PathLike) -> tuple[np.ndarray, dict[str, str | None]]:
+    """The table of a ``.csv`` or ``.mat`` result file and the units it records (a
+    ``.mat`` file's descriptions; none for CSV)."""
+    suffix = Path(path).suffix.lower()
+    if not Path(path).is_file():
+        raise CosimError("no such file", str(path))
+    try:
+        if suffix == ".mat":
+            return _read_mat(path)
+        if suffix == ".csv":
+            return read_csv(path), {}
+    except (ValueError, KeyError, IndexError) as error:
+        raise CosimError(f"cannot read the results: {error}", str(path)) from None
+    raise CosimError(f"unknown result format '{suffix}': use .csv or .mat", str(path))
+
+
+__all__ = ["CsvWriter", "MatWriter", "open_writer", "as_structured", "read_mat", "read_csv",
+           "read_results"]

@@ -1,10 +1,11 @@
 """Streaming Dymola-compatible result files (MATLAB v4, ``binTrans`` layout).
 
-Matrices, in order: ``Aclass`` (Atrajectory, 1.1, binTrans), ``name`` and ``description``
-(one column per variable), ``dataInfo`` (int32, 4 x n: data block, column, interpolation,
-extrapolation), ``data_1`` (time start/end) and ``data_2`` (one column of n values per time
-point). Columns of ``data_2`` are appended as rows arrive; its column count and the end time
-in ``data_1`` are patched after every chunk, so the file is complete whenever it is flushed.
+Matrices, in order: ``Aclass`` (rows Atrajectory, 1.1, "", binTrans), ``name`` and
+``description`` (one column per variable; a unit as ``[m]``), ``dataInfo`` (int32, 4 x n:
+data block, column, interpolation, extrapolation), ``data_1`` (time start/end) and ``data_2``
+(one column of n values per time point). Columns of ``data_2`` are appended as rows arrive;
+its column count and the end time in ``data_1`` are patched after every chunk, so the file
+is complete whenever it is flushed.
 """
 from __future__ import annotations
 
@@ -25,11 +26,18 @@ def _header(file, name: str, type_code: int, rows: int, columns: int) -> int:
     return start + 8  # after the type and the row count
 
 
-def _text(file, name: str, strings: list[str]) -> None:
+def _text(file, name: str, strings: list[str], one_per_column: bool = True) -> None:
+    """A char matrix: one string per column (``name``, ``description`` of binTrans) or one
+    per row (``Aclass``); MAT v4 stores matrices column by column."""
     width = max(1, max(len(s.encode("utf-8")) for s in strings))
-    _header(file, name, TEXT, width, len(strings))
-    for s in strings:
-        file.write(s.encode("utf-8").ljust(width, b" "))
+    padded = b"".join(s.encode("utf-8").ljust(width, b" ") for s in strings)
+    if one_per_column:
+        _header(file, name, TEXT, width, len(strings))
+        file.write(padded)
+    else:
+        _header(file, name, TEXT, len(strings), width)
+        rows = np.frombuffer(padded, dtype=np.uint8).reshape(len(strings), width)
+        file.write(rows.T.tobytes())
 
 
 class MatWriter:
@@ -40,7 +48,7 @@ class MatWriter:
         names = ["time", *columns]
         descriptions = ["Time in [s]", *(descriptions or [""] * len(columns))]
         self.width = len(names)
-        _text(self.file, "Aclass", ["Atrajectory", "1.1", "", "binTrans"])
+        _text(self.file, "Aclass", ["Atrajectory", "1.1", "", "binTrans"], one_per_column=False)
         _text(self.file, "name", names)
         _text(self.file, "description", descriptions)
         _header(self.file, "dataInfo", INT32, 4, self.width)

@@ -9,13 +9,15 @@ descriptions it read itself to ``check_fmu_interfaces``. Output: diagnostics.
 from __future__ import annotations
 
 import io
+import os
 import zipfile
+from pathlib import Path
 from typing import Mapping
 
 from cosim.ssp.archive import DEFAULT_LIMITS, Limits
 from cosim.ssp.errors import Findings, SspError
 from cosim.ssp.model import Component, Diagnostic, SystemStructure, iter_components, type_family
-from cosim.ssp.package import opened
+from cosim.ssp.package import FolderPackage, opened
 from cosim.ssp.parameters import resolve_parameters
 
 # Connector kind -> FMI 2.0 / 3.0 causality it must match (constant: variability constant).
@@ -37,11 +39,9 @@ def read_model_descriptions(structure: SystemStructure, limits: Limits = DEFAULT
         if component.kind != "fmu" or component.source_path is None or document.package is None:
             continue
         try:
-            with opened(document.package, limits) as package:
-                if not package.exists(component.source_path):
-                    continue
-                with package.open_nested(component.source_path) as fmu:
-                    xml = fmu.read("modelDescription.xml")
+            xml = _description_xml(document.package, component.source_path, limits)
+            if xml is None:
+                continue
             descriptions[path] = read_model_description(_xml_only_zip(xml), validate=False)
         except SspError as error:
             findings.error(f"component '{component.name}': {error.message}", error.where or
@@ -50,6 +50,22 @@ def read_model_descriptions(structure: SystemStructure, limits: Limits = DEFAULT
             findings.error(f"component '{component.name}': cannot read the model description "
                            f"of '{component.source}': {error}", component.location)
     return descriptions, findings.items
+
+
+def _description_xml(ref, member: str, limits: Limits) -> bytes | None:
+    """``modelDescription.xml`` of the FMU ``member`` of the package ``ref`` (an absolute
+    path: an FMU outside it, such as a compiled Modelica component); ``None`` if absent."""
+    if os.path.isabs(member):
+        if not os.path.isfile(member):
+            return None
+        with FolderPackage(Path(member).parent, limits=limits) as folder, \
+                folder.open_nested(Path(member).name) as fmu:
+            return fmu.read("modelDescription.xml")
+    with opened(ref, limits) as package:
+        if not package.exists(member):
+            return None
+        with package.open_nested(member) as fmu:
+            return fmu.read("modelDescription.xml")
 
 
 def _xml_only_zip(xml: bytes) -> io.BytesIO:

@@ -58,13 +58,18 @@ Value = Union[Scalar, tuple]
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """Where an element stands: the file (relative to its package) and the line."""
+    """Where an element stands: the file (relative to its package), the line and, for
+    Modelica sources, the column."""
 
     file: str
     line: int | None = None
+    column: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else self.file
+        if not self.line:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column}" if self.column else \
+            f"{self.file}:{self.line}"
 
 
 def _loc() -> Any:

@@ -98,6 +98,11 @@ class FolderPackage(Package):
     def top_level_ssds(self) -> list[str]:
         return sorted(p.name for p in self.root.glob("*.ssd") if p.is_file())
 
+    def files_under(self, member: str) -> list[str]:
+        folder = self.path(member)
+        return sorted(posixpath.join(member, p.relative_to(folder).as_posix())
+                      for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+
     def open_stream(self, member: str):
         try:
             return open(self.path(member), "rb")
@@ -127,7 +132,14 @@ class ZipPackage(Package):
         return read_entry(self.archive, self._entry(member), self.name, self.limits)
 
     def exists(self, member: str) -> bool:
-        return posixpath.normpath(member) in self.names
+        """A file, or a folder (some file lies under it: a Modelica package directory)."""
+        name = posixpath.normpath(member)
+        return name in self.names or any(n.startswith(name + "/") for n in self.names)
+
+    def files_under(self, member: str) -> list[str]:
+        """The files below the folder ``member``, as members."""
+        name = posixpath.normpath(member)
+        return sorted(n for n in self.names if n.startswith(name + "/"))
 
     def top_level_ssds(self) -> list[str]:
         return sorted(n for n in self.names if "/" not in n and n.endswith(".ssd"))
@@ -194,7 +206,8 @@ def opened(ref: PackageRef, limits: Limits = DEFAULT_LIMITS) -> Iterator[Package
 
 def materialize(ref: PackageRef, member: str, destination: str | os.PathLike,
                 limits: Limits = DEFAULT_LIMITS) -> Path:
-    """A file-system path of ``member`` of the package ``ref``.
+    """A file-system path of ``member`` (a file, or a folder such as a Modelica package) of
+    the package ``ref``.
 
     Members of folders are returned where they are; members of archives (also nested ones)
     are streamed into ``destination`` under the archive limits.
@@ -203,5 +216,11 @@ def materialize(ref: PackageRef, member: str, destination: str | os.PathLike,
         return Path(member)
     if not ref.is_archive and not ref.nested:
         return Path(ref.root) / member
-    with opened(ref, limits) as package, package.open_stream(member) as stream:
-        return copy_stream(stream, Path(destination).joinpath(*member.split("/")))
+    with opened(ref, limits) as package:
+        if not package.exists(member):
+            raise refuse("no such file in the archive", package.display(member))
+        names = package.files_under(member) or [member]
+        for name in names:  # one file, or every file of a folder (a Modelica package)
+            with package.open_stream(name) as stream:
+                copy_stream(stream, Path(destination).joinpath(*name.split("/")))
+    return Path(destination).joinpath(*posixpath.normpath(member).split("/"))

@@ -22,6 +22,7 @@ SCHEMA_FILES = {
     SSB: "SystemStructureSignalDictionary.xsd",
 }
 MAX_MESSAGES_PER_FILE = 20
+UNCHECKED = "not checked against a schema"  # the note on 2.0 files without 2.0 XSDs
 
 
 def default_schema_dir() -> Path:
@@ -50,8 +51,8 @@ def schema_problems(root, file: str, schema_dir: str | os.PathLike | None = None
     """
     version = root.get("version", "")
     if schema_dir is None and version.startswith("2."):
-        return [Diagnostic("warning", f"SSP {version} file not checked against a schema: fmpy "
-                                      "ships only the SSP 1.0 XSDs (give the 2.0 schema folder)",
+        return [Diagnostic("warning", f"SSP {version} file {UNCHECKED}: fmpy ships only the "
+                                      "SSP 1.0 XSDs (give the 2.0 schema folder)",
                            Location(file, root.sourceline))]
     directory = Path(schema_dir) if schema_dir is not None else default_schema_dir()
     for name in SCHEMA_FILES.values():

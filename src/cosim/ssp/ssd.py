@@ -16,9 +16,9 @@ from cosim.ssp.common import (
 from cosim.ssp.connections import find_connector, flows_reversed
 from cosim.ssp.errors import refuse
 from cosim.ssp.model import (
-    CONNECTOR_KINDS, FMU_TYPE, PARAMETER_SET_TYPE, SIGNAL_DICTIONARY_TYPE, SSD_TYPE, SSP_TYPE,
-    Component, Connection, Connector, Endpoint, Experiment, ParameterBinding, SignalDictionary,
-    SignalDictionaryReference, System, SystemStructure,
+    CONNECTOR_KINDS, FMU_TYPE, MODELICA_TYPE, PARAMETER_SET_TYPE, SIGNAL_DICTIONARY_TYPE,
+    SSD_TYPE, SSP_TYPE, Component, Connection, Connector, Endpoint, Experiment,
+    ParameterBinding, SignalDictionary, SignalDictionaryReference, System, SystemStructure,
 )
 from cosim.ssp.ssb import read_signal_dictionary
 from cosim.ssp.ssm import read_parameter_mapping
@@ -90,7 +90,7 @@ def read_component(doc: Doc, element, files: Files) -> Component:
     if mime is None:
         mime = FMU_TYPE
         suffix = (source or "").split("#")[0].lower()
-        for ending, implied in ((".ssp", SSP_TYPE), (".ssd", SSD_TYPE)):
+        for ending, implied in ((".ssp", SSP_TYPE), (".ssd", SSD_TYPE), (".mo", MODELICA_TYPE)):
             if suffix.endswith(ending):
                 mime = implied
                 doc.warning(element, f"component '{name}': no type given for a {ending} source; "
