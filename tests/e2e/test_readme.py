@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from fmpy.validation import validate_fmu
 
 from cosim.cli import build_parser, main
 
@@ -92,7 +93,6 @@ def test_python_example_runs(beside_examples, capsys):
 
 
 def test_fmpy_example_runs(beside_examples, capsys):
-    from fmpy.validation import validate_fmu
 
     code = python_blocks()[1]
     exec(compile(code, "README.md", "exec"), {})
