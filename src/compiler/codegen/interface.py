@@ -14,6 +14,7 @@ from pathlib import Path
 from compiler.codegen.naming import c_identifiers
 from compiler.codegen.parameters import ParameterPlan
 from compiler.fmu import Experiment, HiddenSlot, ModelInterface, Variable
+from compiler.fmu.layout import C_ACCESSORS
 from compiler.symbolic import FALSE, Expr
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 from compiler.symbolic.expr import Const
@@ -23,7 +24,6 @@ from compiler.system import (
 
 TERMINATE_FLAG = "$terminate"   # hidden Boolean: a terminate() ran outside a when-clause's end
 FMI_TYPES = {"Real": "Float64", "Integer": "Int32", "Boolean": "Boolean", "String": "String"}
-ACCESSORS = {"Float64": "R", "Int32": "INT", "Int64": "ENUM", "Boolean": "BOOL", "String": "STR"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +79,7 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
     variables = tuple(_with_c_name(v, identifiers) for v in variables)
     hidden_slots = tuple(HiddenSlot(identifiers[name], type_, start)
                          for name, type_, start in hidden)
-    slots = {name: Slot(ACCESSORS[builder.types[name]], identifiers[name], builder.types[name])
+    slots = {name: Slot(C_ACCESSORS[builder.types[name]], identifiers[name], builder.types[name])
              for name in names}
     experiment = system.experiment
     interface = ModelInterface(
