@@ -21,6 +21,8 @@ from cosim.ssp.model import Component
 
 from conftest import ssd
 
+pytestmark = pytest.mark.usefixtures("module_fmu_cache")  # compiled FMUs: a cache of the module
+
 SOURCE = """\
 model Source "first-order decay"
   parameter Real a = 2;
@@ -69,14 +71,6 @@ def system(gain_type: str = "text/x-modelica", gain_source: str = "Gain.mo#Gain"
           </ssd:Connections>
         </ssd:System>""", version="2.0",
         after='<ssd:DefaultExperiment startTime="0" stopTime="1"/>')
-
-
-@pytest.fixture(scope="module", autouse=True)
-def fmu_cache(tmp_path_factory):
-    """Compiled FMUs are cached for this module only (not in the user's cache)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("COSIM_CACHE_DIR", str(tmp_path_factory.mktemp("fmu-cache")))
-        yield
 
 
 def make_folder(folder: Path, ssd_text: str | None = None, gain: str = GAIN,

@@ -9,13 +9,15 @@ import pytest
 from conftest import SCHEMA_2, ssv
 from fmpy import simulate_fmu
 from fmpy.validation import validate_fmu
-from test_modelica_components import (  # noqa: F401  (fmu_cache: the module's autouse cache)
-    LIBRARY, assert_analytic, fmu_cache, make_folder, system, zip_folder,
+from test_modelica_components import (
+    LIBRARY, assert_analytic, make_folder, system, zip_folder,
 )
 
 from cosim import api
 from cosim.cli import main
 from cosim.errors import CosimError
+
+pytestmark = pytest.mark.usefixtures("module_fmu_cache")  # compiled FMUs: a cache of the module
 
 _HEAD, _TAIL = system().rsplit("</ssd:Component>", 1)  # the gain binds resources/gain.ssv
 BOUND = (_HEAD + '<ssd:ParameterBindings><ssd:ParameterBinding source="resources/gain.ssv"/>'

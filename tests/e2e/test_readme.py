@@ -16,6 +16,8 @@ from fmpy.validation import validate_fmu
 
 from cosim.cli import build_parser, main
 
+pytestmark = pytest.mark.usefixtures("module_fmu_cache")  # compiled FMUs: a cache of the module
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 VERBS = ("check", "flatten", "compile", "run", "info", "validate", "sweep", "pack", "plot")
@@ -35,14 +37,6 @@ def quick_start() -> list[list[str]]:
     """The quick start's lines, each split at `&&` into commands (as argument lists)."""
     lines = [line for line in block("Quick start").splitlines() if line.strip()]
     return [[shlex.split(part) for part in line.split("&&")] for line in lines]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def fmu_cache(tmp_path_factory):
-    """Compiled FMUs are cached for this module only (not in the user's cache)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("COSIM_CACHE_DIR", str(tmp_path_factory.mktemp("fmu-cache")))
-        yield
 
 
 @pytest.fixture
