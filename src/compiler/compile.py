@@ -47,7 +47,12 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
         Located in the Modelica source for errors of the model; ``PackageError`` when gcc or
         the packaging fails.
     """
-    flat = flatten_model(path, model, libs, environ)
+    return fmu_from_flat(flatten_model(path, model, libs, environ), output, environ)
+
+
+def fmu_from_flat(flat: FlatModel, output=None, environ=None) -> Path:
+    """The FMU of a flat model (causalized, emitted and built unless the cache has it),
+    written to ``output`` as ``compile_fmu`` does; returns its path."""
     identifier = plain_identifier(flat.name)
     target = Path(output) if output is not None else Path.cwd()
     if target.is_dir() or str(output).endswith(("/", os.sep)):

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-# ../shared beside the repository (so in CI too), unless COSIM_SHARED points elsewhere
-SHARED = Path(os.environ.get("COSIM_SHARED", Path(__file__).resolve().parents[3] / "shared"))
-CORPUS = SHARED / "ssp-corpus"
-SCHEMA_2 = SHARED / "ssp-schema" / "2.0.1"
+from tests.conftest import find
+
+# the SSP corpus as tests/conftest.py finds it; a folder that does not exist when it is absent
+CORPUS = find("ssp-corpus") or Path("ssp-corpus-not-found")
 
 NAMESPACES = (
     'xmlns:ssd="http://ssp-standard.org/SSP1/SystemStructureDescription" '
@@ -85,13 +85,6 @@ def model_description(variables: dict[str, tuple[str, str]], fmi: str = "2.0") -
 def fake_fmu(variables: dict[str, tuple[str, str]], fmi: str = "2.0") -> bytes:
     """An FMU archive holding only a model description (enough for interface checks)."""
     return zip_bytes({"modelDescription.xml": model_description(variables, fmi)})
-
-
-@pytest.fixture
-def schema_2() -> Path:
-    if not (SCHEMA_2 / "SystemStructureDescription.xsd").is_file():
-        pytest.skip(f"SSP 2.0.1 XSDs not found in {SCHEMA_2}")
-    return SCHEMA_2
 
 
 # --- FMUs for the master's tests, built once per session (and per xdist worker) -------------

@@ -6,7 +6,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from conftest import SCHEMA_2, ssv
+from conftest import ssv
 from fmpy import simulate_fmu
 from fmpy.validation import validate_fmu
 from test_modelica_components import (
@@ -47,8 +47,8 @@ def test_archive_holds_fmus_and_every_other_file(packed):
     assert "text/x-modelica" not in ssd
 
 
-def test_archive_validates_against_the_ssp_schema(packed):
-    report = api.validate(packed[1], schema_dir=SCHEMA_2)
+def test_archive_validates_against_the_ssp_schema(packed, schema_2):
+    report = api.validate(packed[1], schema_dir=schema_2)
     assert report.diagnostics == ()
 
 

@@ -9,8 +9,10 @@ from lxml import etree
 
 from cosim.ssp import SspError, load, read, resolve_parameters
 from cosim.ssp.model import Component, Diagnostic, SystemStructure, iter_components
+from tests.conftest import need, params_or_missing
 
-FILES = sorted(p for suffix in ("ssd", "ssv", "ssm", "ssb") for p in CORPUS.rglob(f"*.{suffix}"))
+FILES = params_or_missing("ssp-corpus", sorted(
+    p for suffix in ("ssd", "ssv", "ssm", "ssb") for p in CORPUS.rglob(f"*.{suffix}")))
 ONE_LINE = re.compile(r"^[^\s:][^:]*(:\d+)?: \S.*$")
 
 
@@ -18,7 +20,9 @@ def _ids(path):
     return str(path.relative_to(CORPUS))
 
 
-pytestmark = pytest.mark.skipif(not FILES, reason=f"SSP corpus not found in {CORPUS}")
+@pytest.fixture(autouse=True)
+def _corpus():
+    need("ssp-corpus")
 
 
 def _located(diagnostic: Diagnostic) -> bool:

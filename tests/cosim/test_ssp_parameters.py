@@ -102,9 +102,7 @@ def test_element_names_with_dots_match_longest_first(tmp_path):
     assert [(p.component, p.name) for p in resolve_parameters(structure)[0]] == [("a.b", "c")]
 
 
-def test_corpus_parameter_values():
-    if not CORPUS.is_dir():
-        pytest.skip("SSP corpus not found")
+def test_corpus_parameter_values(ssp_corpus):
     truck = CORPUS / "ecos/data/ssp/1.0/quarter_truck/SystemStructure.ssd"
     structure, _ = load(truck)
     values = {p.path: (p.value, p.location) for p in resolve_parameters(structure)[0]}

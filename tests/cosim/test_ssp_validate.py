@@ -234,9 +234,7 @@ def test_ssp_20_needs_the_20_schemas(tmp_path, schema_2):
                                              "SystemStructureDescription.xsd"]
 
 
-def test_corpus_schema_findings(schema_2):
-    if not CORPUS.is_dir():
-        pytest.skip("SSP corpus not found")
+def test_corpus_schema_findings(schema_2, ssp_corpus):
     delay = CORPUS / "ssp4sim/resources/delay_sys/ssp_delay_fmi2/implicit_delay_mod_con.ssd"
     _, diagnostics = read(delay, schema_dir=schema_2)
     assert ("implicit_delay_mod_con.ssd:392: schema: Element 'ssd:Connection', attribute "

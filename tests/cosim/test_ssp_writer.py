@@ -11,6 +11,8 @@ from conftest import CORPUS, write_files
 from lxml import etree
 from test_ssp_read import FULL_20
 
+from tests.conftest import params_or_missing
+
 from cosim.ssp import load, read, resolve_parameters
 from cosim.ssp.builder import structure_from_description
 from cosim.ssp.model import (
@@ -110,11 +112,11 @@ def test_standalone_parameter_files_round_trip(tmp_path):
     assert read(tmp_path / "m.ssm") == (mapping, ())
 
 
-CORPUS_SSDS = sorted(CORPUS.rglob("*.ssd")) if CORPUS.is_dir() else []
+CORPUS_SSDS = params_or_missing("ssp-corpus", sorted(CORPUS.rglob("*.ssd")))
 
 
 @pytest.mark.parametrize("path", CORPUS_SSDS, ids=lambda p: str(p.relative_to(CORPUS)))
-def test_corpus_round_trips(tmp_path, path, schema_2):
+def test_corpus_round_trips(tmp_path, path, schema_2, ssp_corpus):
     structure, _ = load(path)
     write_folder(tmp_path, structure)
     again, _ = load(tmp_path)

@@ -9,9 +9,6 @@ import pytest
 from cosim import api
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "ssp_examples"
-# the official SSP 2.0 XSDs: ../shared beside the repository, unless COSIM_SHARED points elsewhere
-SCHEMA_2 = Path(os.environ.get("COSIM_SHARED", Path(__file__).resolve().parents[3] / "shared")) \
-    / "ssp-schema" / "2.0.1"
 
 
 @pytest.fixture(scope="module", autouse=True)

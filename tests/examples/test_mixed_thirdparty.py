@@ -18,7 +18,7 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from cosim import api
-from tests.examples.conftest import EXAMPLES, SCHEMA_2
+from tests.examples.conftest import EXAMPLES
 
 pytestmark = pytest.mark.slow  # builds a Python FMU and starts its interpreter
 
@@ -60,8 +60,8 @@ def example(tmp_path_factory):
     return folder
 
 
-def test_example_with_its_built_fmu_validates_without_problems(example):
-    report = api.validate(example, schema_dir=SCHEMA_2)
+def test_example_with_its_built_fmu_validates_without_problems(example, schema_2):
+    report = api.validate(example, schema_dir=schema_2)
     assert [str(d) for d in report.diagnostics] == []
 
 

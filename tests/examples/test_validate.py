@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cosim import api
-from tests.examples.conftest import EXAMPLES, SCHEMA_2
+from tests.examples.conftest import EXAMPLES
 
 EXAMPLE_NAMES = sorted(folder.name for folder in EXAMPLES.iterdir()
                        if (folder / "SystemStructure.ssd").is_file())
@@ -25,6 +25,6 @@ def test_every_example_has_its_test_and_readme():
 
 @pytest.mark.slow  # compiles the example's models (unless an earlier test did)
 @pytest.mark.parametrize("example", MODELICA_ONLY)
-def test_example_validates_without_problems(example):
-    report = api.validate(EXAMPLES / example, schema_dir=SCHEMA_2)
+def test_example_validates_without_problems(example, schema_2):
+    report = api.validate(EXAMPLES / example, schema_dir=schema_2)
     assert [str(d) for d in report.diagnostics] == []

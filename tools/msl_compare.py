@@ -1,0 +1,96 @@
+"""Comparing a simulation result with a MAP-LIB reference result (a CSV per model).
+
+Input: the reference folder of one model (``<Name>.csv`` and ``comparisonSignals.txt``) and our
+result as arrays. Output: per signal, the largest deviation as a fraction of the reference
+signal's range, measured in a tube: a reference point counts as met when our signal passes
+within the tolerance of its value somewhere in a small time window around it, so that an
+event located a few microseconds apart does not count as a wrong answer.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+RANGE_TOLERANCE = 2e-3     # the issue's criterion: 2e-3 of each signal's range
+TIME_WINDOW = 1e-3         # fraction of the time span searched around each reference point
+MIN_RANGE = 1e-10          # a constant signal is compared to this absolute scale
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A model's reference: the comparison signals and their values over time."""
+
+    signals: tuple[str, ...]
+    time: np.ndarray
+    values: dict[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class SignalComparison:
+    signal: str
+    deviation: float      # largest distance to the reference, as a fraction of its range
+    at_time: float        # where it is reached
+
+    @property
+    def matches(self) -> bool:
+        return self.deviation <= 1.0
+
+
+def reference_folder(reference_root: Path, model: str) -> Path | None:
+    """``<root>/Modelica/Blocks/Examples/PID_Controller`` for ``Modelica.Blocks.Examples.PID_Controller``."""
+    folder = Path(reference_root, *model.split("."))
+    name = model.rsplit(".", 1)[-1]
+    return folder if (folder / f"{name}.csv").is_file() else None
+
+
+def read_reference(folder: Path) -> Reference:
+    name = folder.name
+    with open(folder / f"{name}.csv", newline="") as handle:
+        rows = list(csv.reader(handle))
+    header = rows[0]
+    data = np.array([[float(item) for item in row] for row in rows[1:] if row], dtype=float)
+    columns = {column: data[:, position] for position, column in enumerate(header)}
+    listed = folder / "comparisonSignals.txt"
+    signals = [line.strip() for line in listed.read_text().splitlines()] if listed.is_file() \
+        else header
+    signals = tuple(signal for signal in signals if signal and signal != "time" and
+                    signal in columns)
+    return Reference(signals, columns["time"], {signal: columns[signal] for signal in signals})
+
+
+def compare_signal(signal: str, ref_time: np.ndarray, ref_values: np.ndarray,
+                   time: np.ndarray, values: np.ndarray,
+                   tolerance: float = RANGE_TOLERANCE) -> SignalComparison:
+    """The tube deviation of ``values(time)`` from ``ref_values(ref_time)``, in units of
+    ``tolerance`` times the reference's range (so ``<= 1`` matches)."""
+    scale = max(float(np.ptp(ref_values)), MIN_RANGE, 1e-12 * float(np.max(np.abs(ref_values))))
+    span = float(ref_time[-1] - ref_time[0]) or 1.0
+    window = TIME_WINDOW * span
+    # our signal's lowest and highest value within the window around each reference time:
+    # the window's end points interpolated, plus every sample of ours inside it
+    lo_t, hi_t = ref_time - window, ref_time + window
+    at_lo = np.interp(lo_t, time, values)
+    at_hi = np.interp(hi_t, time, values)
+    low, high = np.minimum(at_lo, at_hi), np.maximum(at_lo, at_hi)
+    first = np.searchsorted(time, lo_t, side="left")
+    last = np.searchsorted(time, hi_t, side="right")
+    for k in range(len(ref_time)):
+        if last[k] > first[k]:
+            inside = values[first[k]:last[k]]
+            low[k] = min(low[k], inside.min())
+            high[k] = max(high[k], inside.max())
+    distance = np.maximum(np.maximum(low - ref_values, ref_values - high), 0.0)
+    worst = int(np.argmax(distance))
+    return SignalComparison(signal, float(distance[worst] / (tolerance * scale)),
+                            float(ref_time[worst]))
+
+
+def compare(reference: Reference, time: np.ndarray, columns: dict[str, np.ndarray],
+            tolerance: float = RANGE_TOLERANCE) -> list[SignalComparison]:
+    """Every comparison signal that our result has (``columns`` by the reference's names)."""
+    return [compare_signal(signal, reference.time, reference.values[signal], time,
+                           columns[signal], tolerance)
+            for signal in reference.signals if signal in columns]
