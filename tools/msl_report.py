@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import argparse
 import collections
-import concurrent.futures
 import json
+import multiprocessing
 import os
 import re
 import signal
@@ -134,6 +134,10 @@ def process(name: str, reference_root: str | None, check_only: bool, timeout: fl
         signal.alarm(0)
     result["seconds"] = round(time.perf_counter() - started, 2)
     return result
+
+
+def _process_task(task: tuple) -> dict:
+    return process(*task)
 
 
 def _run(flat, name: str, reference_root, result: dict, timeout: float) -> None:
@@ -261,17 +265,12 @@ def main(argv=None) -> int:
     cache = os.environ.get("COSIM_CACHE_DIR") or str(Path.home() / ".cache" / "cosim")
     results = []
     references = str(args.references) if args.references else None
-    with concurrent.futures.ProcessPoolExecutor(
-            args.jobs, initializer=_init_worker, initargs=(str(args.msl), cache),
-            max_tasks_per_child=20) as pool:
-        futures = {pool.submit(process, name, references, args.check_only, args.timeout): name
-                   for name in names}
-        for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
-            try:
-                result = future.result()
-            except Exception as error:  # noqa: BLE001 - a worker that died
-                result = {"model": futures[future], "checked": False, "ran": False,
-                          "compared": None, "error": f"worker died: {_one_line(error)}"}
+    tasks = [(name, references, args.check_only, args.timeout) for name in names]
+    # multiprocessing.Pool, not ProcessPoolExecutor: the latter deadlocks on Python 3.11 when
+    # it replaces workers (max_tasks_per_child); FMUs run isolated, so no worker crashes
+    with multiprocessing.Pool(args.jobs, initializer=_init_worker,
+                              initargs=(str(args.msl), cache), maxtasksperchild=20) as pool:
+        for done, result in enumerate(pool.imap_unordered(_process_task, tasks), start=1):
             results.append(result)
             print(f"[{done}/{len(names)}] {result['model']}: "
                   f"{'ok' if not result['error'] else result['error'][:150]}", file=sys.stderr)

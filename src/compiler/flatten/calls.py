@@ -36,10 +36,8 @@ def translate_call(call: ast.Call, env, whole=False):
     """
     from compiler.flatten.builtins import BUILTINS
     func = call.func
-    if not func.is_global and len(func.parts) == 1:
-        handler = BUILTINS.get(func.parts[0].name)
-        if handler is not None:
-            return handler(call, env)
+    if builtin_called(func, env):
+        return BUILTINS[func.parts[0].name](call, env)
     entry = function_class(func, env)
     info = env.ctx.classes.expand(entry, func.span)
     if info.kind in ("function", "operator function"):
@@ -47,6 +45,33 @@ def translate_call(call: ast.Call, env, whole=False):
     if info.kind in ("record", "operator record"):
         return _record_constructor(info, call, env)
     raise FlattenError(f"'{func.dotted}' is a {info.kind}, not a function", func.span)
+
+
+# Built-in functions a class of the same name in scope may stand for (Modelica.ComplexMath.abs
+# inside ComplexMath); the other built-ins are operators no declaration can replace.
+SHADOWABLE = frozenset({
+    "abs", "sign", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh",
+    "cosh", "tanh", "exp", "log", "log10", "floor", "ceil", "integer", "mod", "rem", "div",
+    "min", "max", "sum", "product"})
+
+
+def builtin_called(func: ast.ComponentRef, env) -> bool:
+    """Whether a called name is a built-in: one not shadowed by a class in scope, or a global
+    name (``.sin``) that no top-level class of the library takes."""
+    from compiler.flatten.builtins import BUILTINS
+    from compiler.library import ClassEntry
+    if len(func.parts) != 1 or func.parts[0].name not in BUILTINS:
+        return False
+    name = func.parts[0].name
+    classes = env.ctx.classes
+    if func.is_global:
+        return classes.library.root(name) is None
+    if name not in SHADOWABLE:
+        return True
+    found = env.instance.class_named(name) if env.instance is not None else None
+    if found is None:
+        found = classes.lookup(name, env.scope)
+    return not isinstance(found, ClassEntry)
 
 
 def function_class(func: ast.ComponentRef, env):
@@ -105,6 +130,9 @@ def _user_call(entry, info, call: ast.Call, env, whole: bool):
                                "has no default", call.span)
         given[var.name] = value
         arguments.append(value)
+    if header.inline is not None:
+        return substitute(header.inline, {var.name: value for var, value
+                                          in zip(header.inputs, arguments)})
     result = flat.Call(header.name, tuple(arguments))
     shapes = _output_shapes(entry, info, header, bound, call, env)
     if not shapes:

@@ -6,6 +6,8 @@ the class they are written in) and ``lookup`` of a name in a class's lexical sco
 """
 from __future__ import annotations
 
+import dataclasses
+
 from compiler.errors import CompilerError
 from compiler.flatten.errors import FlattenError
 from compiler.lang import ast, parse
@@ -187,12 +189,33 @@ class Classes:
     def _add_member(self, info: ClassInfo, member: Member, inherited: bool = False) -> None:
         name = member.decl.name
         existing = info.members.get(name)
+        if existing is not None and self._identical(existing, member):
+            # the same element inherited twice, or declared again as inherited: one element
+            # (MLS 7.3.1); the class's own declaration is the one kept
+            if not inherited:
+                info.members[name] = member
+            return
         if existing is not None or name in info.classes:
-            if inherited and existing is not None and existing.decl == member.decl:
-                return  # the same element inherited twice (diamond)
             span = member.decl.span
-            raise FlattenError(f"duplicate declaration of '{name}' in {info.name}", span)
+            first = existing.decl.span if existing is not None else None
+            where = f" (first declared at {first.file}:{first.line}:{first.col})" \
+                if first is not None else ""
+            raise FlattenError(f"duplicate declaration of '{name}' in {info.name}{where}: "
+                               "elements of the same name must be identical", span)
         info.members[name] = member
+
+    def _identical(self, a: Member, b: Member) -> bool:
+        """Whether two declarations of one name are the same element: equal but for their
+        descriptions and annotations, equally modified, their types the same class."""
+        if a.layers != b.layers or _bare(a.decl) != _bare(b.decl):
+            return False
+        if a.scope is b.scope:
+            return True
+        try:
+            return self.lookup_class(a.decl.type_name, a.scope) is \
+                self.lookup_class(b.decl.type_name, b.scope)
+        except FlattenError:
+            return False
 
     def _composition(self, info: ClassInfo, body: ast.Composition) -> None:
         entry = info.entry
@@ -201,13 +224,15 @@ class Classes:
                 base_entry = self.lookup_class(element.base, entry, element.span, own_only=True)
                 base = self.expand(base_entry, element.span)
                 self._inherit(info, base, element.modification, entry)
+        own = set()
         for element in body.elements:
             if isinstance(element, ast.Component):
-                if element.name in info.members:
+                if element.name in own:
                     previous = info.members[element.name].decl.span
                     where = f" (first declared at {previous.line}:{previous.col})" if previous else ""
                     raise FlattenError(f"duplicate declaration of '{element.name}'{where}",
                                        element.span)
+                own.add(element.name)
                 self._add_member(info, Member(element, entry))
             elif isinstance(element, ast.ClassDef):
                 if element.name in info.members:
@@ -309,6 +334,11 @@ class Classes:
         if found is None:
             raise FlattenError(f"imported name '{'.'.join(path)}' not found", span)
         return found
+
+
+def _bare(decl: ast.Component) -> ast.Component:
+    """A declaration without what does not make it another element."""
+    return dataclasses.replace(decl, description="", annotation=None)
 
 
 def _split_arguments(modification: ast.Modification | None) -> dict:

@@ -65,10 +65,25 @@ def _flatten(library, name: str) -> flat.FlatModel:
     _check_balance(top, records, name, list(zip(equations, owners)), collector.algorithms)
     variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
     experiment, documentation = annotation_info(ctx, entry, definition)
+    functions = _used_functions(ctx.functions, (variables, equations,
+                                                collector.initial_equations, algorithms,
+                                                initial_algorithms))
     return flat.FlatModel(
         name, variables, tuple(equations), tuple(collector.initial_equations), algorithms,
-        initial_algorithms, tuple(ctx.functions.values()), tuple(ctx.enumerations.values()),
+        initial_algorithms, functions, tuple(ctx.enumerations.values()),
         experiment, definition.description, documentation, definition.span)
+
+
+def _used_functions(functions: dict, model_parts) -> tuple:
+    """The functions the model calls, directly or through other functions, in the order
+    they were translated (calls that were inlined leave theirs out)."""
+    used, pending = set(), [model_parts]
+    while pending:
+        for node in nodes(pending.pop()):
+            if type(node) is flat.Call and node.name in functions and node.name not in used:
+                used.add(node.name)
+                pending.append(functions[node.name])
+    return tuple(function for name, function in functions.items() if name in used)
 
 
 def _top_instance(ctx, library, name: str):

@@ -107,12 +107,13 @@ class FunctionScope:
 
     def _call(self, call: ast.Call) -> flat.Expr:
         from compiler.flatten.builtins import BUILTINS
-        from compiler.flatten.calls import bind_arguments, function_class, substitute
+        from compiler.flatten.calls import (bind_arguments, builtin_called, function_class,
+                                            substitute)
         from compiler.flatten.context import Env
         from compiler.flatten.functions import function_header
         func = call.func
         name = func.parts[0].name
-        if len(func.parts) == 1 and not func.is_global and name in BUILTINS:
+        if builtin_called(func, Env(self.ctx, None, self.entry)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
             if call.named or any(type(arg) is ast.Comprehension for arg in call.args):
@@ -137,6 +138,8 @@ class FunctionScope:
             value = self.expr(arg) if arg is not None else substitute(var.default, given)
             given[var.name] = value
             args.append(value)
+        if header.inline is not None:
+            return substitute(header.inline, given)
         return flat.Call(header.name, tuple(args))
 
     # ------------------------------------------------------------------------- statements

@@ -10,13 +10,16 @@ from __future__ import annotations
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.function_body import FunctionScope, statement_block
+from compiler.flatten.walk import nodes
 from compiler.lang import ast
 
 
 class FunctionHeader:
-    """What a call needs: the full name, inputs (with defaults) and outputs."""
+    """What a call needs: the full name, inputs (with defaults) and outputs; ``inline`` is
+    the output's expression in the inputs for a function annotated ``Inline = true`` that is
+    one scalar assignment (``y := .sin(u)``), which calls replace by that expression."""
 
-    __slots__ = ("name", "inputs", "outputs", "external", "builtin")
+    __slots__ = ("name", "inputs", "outputs", "external", "builtin", "inline")
 
     def __init__(self, name, inputs, outputs, external, builtin):
         self.name = name
@@ -24,6 +27,7 @@ class FunctionHeader:
         self.outputs = outputs
         self.external = external
         self.builtin = builtin
+        self.inline = None
 
 
 def function_header(ctx, entry, span=None) -> FunctionHeader:
@@ -113,3 +117,41 @@ def _translate_body(ctx, entry, info, scope, header, local_vars) -> None:
         name, header.inputs, header.outputs, tuple(local_vars), tuple(statements),
         header.external, ctx.classes.definition(entry).description,
         ctx.classes.definition(entry).span)
+    if _annotated(ctx.classes.definition(entry), ("Inline", "LateInline")):
+        header.inline = _inline_expression(header, local_vars, statements)
+
+
+def _annotated(definition: ast.ClassDef, names: tuple) -> bool:
+    """Whether the class's annotation sets one of ``names`` to true."""
+    body = definition.body
+    annotation = body.annotation if isinstance(body, ast.Composition) else definition.annotation
+    if annotation is None:
+        return False
+    return any(isinstance(argument, ast.ElementMod) and len(argument.name) == 1 and
+               argument.name[0] in names and argument.modification is not None and
+               isinstance(argument.modification.binding, ast.BoolLit) and
+               argument.modification.binding.value for argument in annotation.arguments)
+
+
+def _inline_expression(header, local_vars, statements):
+    """The expression of a function whose body is ``output := expr`` on scalars, else None.
+
+    Relations inside keep their function semantics (no events, MLS 8.5): the expression is
+    wrapped in ``noEvent`` when it has any."""
+    if header.external is not None or local_vars or len(header.outputs) != 1 or \
+            len(statements) != 1 or any(var.dims for var in header.inputs + header.outputs):
+        return None
+    (statement,) = statements
+    output = header.outputs[0]
+    if type(statement) is not flat.Assign or statement.target != flat.Var(output.name):
+        return None
+    value = statement.value
+    if any(type(item) in (flat.Index, flat.RangeExpr, flat.ArrayExpr) or
+           (type(item) is flat.Call and item.name == header.name) for item in nodes(value)):
+        return None
+    if any(type(item) is flat.Binary and item.op in _RELATIONS for item in nodes(value)):
+        value = flat.Call("noEvent", (value,))
+    return value
+
+
+_RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>"})

@@ -15,7 +15,7 @@ from compiler.flatten import translate as translation
 from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.modifiers import field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
 from compiler.flatten.values import shape
 from compiler.lang import ast
 from compiler.library import ClassEntry
@@ -162,13 +162,38 @@ class Instance:
 
 
 def _member_mod(inst: Instance, member):
+    """The merged modification of a member: this instance's over the extends layers over the
+    declaration's own. A redeclaration among them replaces the declaration's modification
+    with the new element's, placed where the redeclaration is written, and keeps the
+    original's (or its constraining clause's) below it (MLS 7.3.2)."""
     name = member.decl.name
     layers = [inst.outer_mod(name)]
     for args, scope in member.layers:
         layers.append(from_arguments(args, Env(inst.ctx, inst, scope)).get(name))
-    layers.append(from_ast(member.decl.modification, Env(inst.ctx, inst, member.scope),
-                           final=member.decl.final))
-    return merge_all([layer for layer in layers if layer is not None], name)
+    original = from_ast(member.decl.modification, Env(inst.ctx, inst, member.scope),
+                        final=member.decl.final)
+    position = next((k for k, layer in enumerate(layers)
+                     if layer is not None and layer.redeclare is not None), None)
+    if position is None:
+        return merge_all([layer for layer in layers + [original] if layer is not None], name)
+    element, env = layers[position].redeclare
+    if not isinstance(element, ast.Component):
+        return merge_all([layer for layer in layers + [original] if layer is not None], name)
+    redeclare = layers[position].redeclare
+    own = from_ast(element.modification, env)
+    constraint = member.decl.constraint
+    if constraint is not None:
+        original = from_ast(constraint.modification, Env(inst.ctx, inst, member.scope))
+    ordered = [_without_redeclare(layer) for layer in layers[:position + 1]] + [own] + \
+        [_without_redeclare(layer) for layer in layers[position + 1:]] + [original]
+    merged = merge_all([layer for layer in ordered if layer is not None], name)
+    return (merged or Mod()).copy(redeclare=redeclare, span=layers[position].span)
+
+
+def _without_redeclare(mod):
+    if mod is None or mod.redeclare is None:
+        return mod
+    return mod.copy(redeclare=None) if mod.binding is not None or mod.args else None
 
 
 def instantiate(inst: Instance, member):
@@ -258,24 +283,20 @@ def _public_chain(inst: Instance, owner: Instance) -> bool:
 
 
 def _redeclared(inst: Instance, member, mod):
+    """The declaration that replaces ``member`` (its modification already merged into
+    ``mod`` by ``_member_mod``), with the original's prefixes where it gives none."""
     element, env = mod.redeclare
     if not isinstance(element, ast.Component):
         raise FlattenError(f"'{member.decl.name}' is a component, not a class", mod.span)
     if not member.decl.replaceable:
         raise FlattenError(f"component '{member.decl.name}' is not replaceable", mod.span)
-    outer = inst.outer_mod(member.decl.name)
-    # Other modifications given with the redeclaration still apply to the new component.
-    kept = (outer.copy(redeclare=None) if outer is not None and
-            (outer.binding is not None or outer.args) else None)
-    own = from_ast(element.modification, env)
-    merged = merge_all([layer for layer in (kept, own) if layer is not None], element.name)
     decl = ast.Component(element.name, element.type_name, element.dims, element.modification,
                          member.decl.condition, element.description, element.annotation,
                          element.flow or member.decl.flow,
                          element.variability or member.decl.variability,
                          element.causality or member.decl.causality, protected=member.decl.protected,
                          span=element.span)
-    return decl, env, merged
+    return decl, env, mod.copy(redeclare=None)
 
 
 def _outer(inst: Instance, decl: ast.Component):

@@ -34,12 +34,15 @@ class Mod:
         Modifications of sub-elements by name.
     redeclare : tuple or None
         ``(element, env)`` when this element is redeclared (a Component or a ClassDef).
+    derived : bool
+        The binding is this field's part of a whole record's binding (``r = r0``): it does
+        not override a ``final`` field's own binding, which gives the same value.
     """
 
-    __slots__ = ("binding", "select", "args", "redeclare", "each", "final", "span")
+    __slots__ = ("binding", "select", "args", "redeclare", "each", "final", "span", "derived")
 
     def __init__(self, binding=None, select=(), args=None, redeclare=None, each=False,
-                 final=False, span=None):
+                 final=False, span=None, derived=False):
         self.binding = binding
         self.select = select
         self.args = args if args is not None else {}
@@ -47,6 +50,7 @@ class Mod:
         self.each = each
         self.final = final
         self.span = span
+        self.derived = derived
 
     def copy(self, **changes) -> Mod:
         fields = {name: getattr(self, name) for name in Mod.__slots__}
@@ -112,17 +116,20 @@ def merge(outer: Mod | None, inner: Mod | None, name: str) -> Mod | None:
         return inner
     if inner is None:
         return outer
-    if inner.final and (outer.binding is not None or outer.args or outer.redeclare is not None):
+    overrides = outer.binding is not None and not (outer.derived and inner.final and
+                                                   inner.binding is not None)
+    modifies = (overrides and not outer.derived) or outer.args or outer.redeclare is not None
+    if inner.final and modifies:
         raise FlattenError(f"'{name}' is final and cannot be modified", outer.span or inner.span)
-    if outer.binding is not None:
-        binding, select, each = outer.binding, outer.select, outer.each
+    if overrides:
+        binding, select, each, derived = outer.binding, outer.select, outer.each, outer.derived
     else:
-        binding, select, each = inner.binding, inner.select, inner.each
+        binding, select, each, derived = inner.binding, inner.select, inner.each, inner.derived
     args = dict(inner.args)
     for key, sub in outer.args.items():
         args[key] = merge(sub, inner.args.get(key), f"{name}.{key}")
     return Mod(binding, select, args, outer.redeclare or inner.redeclare, each,
-               outer.final or inner.final, outer.span or inner.span)
+               outer.final or inner.final, outer.span or inner.span, derived)
 
 
 def merge_all(layers, name: str) -> Mod | None:
@@ -141,7 +148,7 @@ def indexed(mod: Mod | None, index: tuple) -> Mod | None:
     if binding is not None:
         select = select + index
     args = {key: (sub if sub.each else indexed(sub, index)) for key, sub in mod.args.items()}
-    return Mod(binding, select, args, mod.redeclare, mod.each, mod.final, mod.span)
+    return Mod(binding, select, args, mod.redeclare, mod.each, mod.final, mod.span, mod.derived)
 
 
 def field(mod: Mod | None, name: str) -> Mod | None:
@@ -152,5 +159,6 @@ def field(mod: Mod | None, name: str) -> Mod | None:
     sub = mod.args.get(name)
     if mod.binding is None:
         return sub
-    part = Mod(mod.binding, mod.select + (name,), span=mod.span, each=mod.each)
+    part = Mod(mod.binding, mod.select + (name,), span=mod.span, each=mod.each, final=mod.final,
+               derived=True)
     return merge(sub, part, name) if sub is not None else part
