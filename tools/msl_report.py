@@ -158,9 +158,9 @@ def _run(flat, name: str, reference_root, result: dict, timeout: float) -> None:
     if folder is not None:
         reference = read_reference(folder)
     with tempfile.TemporaryDirectory(prefix="msl-report-") as work:
-        fmu = fmu_from_flat(flat, Path(work) / "model.fmu")
+        identifier = plain_identifier(flat.name)  # a bare FMU's component is named so
+        fmu = fmu_from_flat(flat, Path(work) / f"{identifier}.fmu")
         result["stage"] = "run"
-        identifier = plain_identifier(flat.name)
         known = {variable.name for variable in read_model_description(str(fmu)).modelVariables}
         signals = [s for s in reference.signals if s in known] if reference else []
         if reference:

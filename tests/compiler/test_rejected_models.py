@@ -384,8 +384,8 @@ model M
   parameter Real p = x;
 end M;
 """, "4:22", "the binding of parameter 'p' must be a parameter expression"),
-    "record variable in a function": ("""
-record R
+    "model variable in a function": ("""
+model R
   Real a;
 end R;
 function f
@@ -398,8 +398,8 @@ model M
   R r(a = 1);
   Real y = f(r);
 end M;
-""", "6:3", "variable 'r' of function f has type R: only Real, Integer, Boolean, String and "
-            "enumeration variables are supported in functions"),
+""", "6:3", "variable 'r' of function f has type model R: only Real, Integer, Boolean, String, "
+            "enumeration and record variables are supported in functions"),
     "when branches assigning different variables": ("""
 model M
   discrete Real a(start = 0);

@@ -55,7 +55,7 @@ def _structural_int(arg, env, what: str) -> int:
     return evaluate_structural(arg, env, what, expect=int)
 
 
-def _broadcast(function, items: list):
+def broadcast(function, items: list):
     """``function`` applied element by element over the array arguments."""
     arrays = [item for item in items if type(item) is tuple]
     if not arrays:
@@ -63,7 +63,7 @@ def _broadcast(function, items: list):
     size = len(arrays[0])
     if any(len(item) != size for item in arrays):
         raise ShapeError("the array arguments differ in size")
-    return tuple(_broadcast(function, [item[i] if type(item) is tuple else item
+    return tuple(broadcast(function, [item[i] if type(item) is tuple else item
                                        for item in items]) for i in range(size))
 
 
@@ -73,7 +73,7 @@ def _kept(name: str, names: tuple):
         if name == "der":
             _check_der(args[0], env, call)
         try:
-            return _broadcast(lambda *items: flat.Call(name, items), args)
+            return broadcast(lambda *items: flat.Call(name, items), args)
         except ShapeError as error:
             raise FlattenError(f"{name}(): {error}", call.span) from None
     return handler

@@ -11,20 +11,22 @@ import dataclasses
 
 from compiler import flat
 from compiler.flatten import values
-from compiler.flatten.errors import FlattenError
+from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.values import RecordValue, ShapeError
 from compiler.lang import ast
 
 
 class CallResult:
-    """A function call with an array output or several outputs: allowed only as a whole side
-    of an equation or assignment. ``shapes`` gives each output's dimensions."""
+    """A function call with an array or record output, or several outputs: allowed only as a
+    whole side of an equation or assignment. ``shapes`` gives each flat output's dimensions,
+    ``ports`` the declared outputs (a record output stands for several flat ones)."""
 
-    __slots__ = ("call", "shapes")
+    __slots__ = ("call", "shapes", "ports")
 
-    def __init__(self, call: flat.Call, shapes: list):
+    def __init__(self, call: flat.Call, shapes: list, ports=()):
         self.call = call
         self.shapes = shapes
+        self.ports = ports
 
 
 def translate_call(call: ast.Call, env, whole=False):
@@ -112,76 +114,148 @@ def bind_arguments(call: ast.Call, names: list, what: str) -> list:
     return bound
 
 
+class ModelCalls:
+    """Calls as model expressions need them (values scalarized: arrays are tuples), for the
+    operator and constructor overloading shared with function bodies."""
+
+    def __init__(self, env):
+        self.ctx = env.ctx
+        self.env = env
+
+    def expr(self, node):
+        from compiler.flatten.translate import translate
+        return translate(node, self.env)
+
+    def finish_call(self, header, ports: dict, span, whole=False):
+        from compiler.flatten.function_body import port_value
+        from compiler.flatten.inline import inline_outputs
+        arguments = port_arguments(header, ports, span)
+        if header.inline:
+            outputs = inline_outputs(self.ctx, header.name, arguments, scalarized=True)
+            if outputs is not None and header.output_ports and whole != "all":
+                return port_value(self.ctx, header.output_ports[0], outputs, split_arrays=True)
+        result = flat.Call(header.name, tuple(_argument_expr(arguments[var.name], span)
+                                              for var in header.inputs))
+        if not header.outputs:
+            raise FlattenError(f"function {header.name} has no output, so it has no value",
+                               span)
+        shapes = [_output_dims(var, arguments, header, span, self.ctx)
+                  for var in header.outputs]
+        first = header.output_ports[0]
+        if whole == "all":
+            return CallResult(result, shapes, header.output_ports)
+        if first.record is None and shapes[0] == ():
+            return result
+        if not whole:
+            return self._inside_expression(result, header, first, span)
+        return CallResult(result, shapes, header.output_ports)
+
+    def _inside_expression(self, result, header, first, span):
+        """An array- or record-valued call inside an expression: its value now, from
+        parameter arguments (the parameters become structural), else an error."""
+        from compiler.flatten.evaluate import call_function, evaluate
+        from compiler.flatten.function_body import port_value
+        what = "a record" if first.record is not None else "an array"
+        try:
+            args = [evaluate(arg, self.ctx, structural=True) for arg in result.args]
+            outputs = call_function(header.name, args, self.ctx)
+        except NotEvaluable as error:
+            raise FlattenError(f"function {header.name} returns {what}: its call must be the "
+                               "whole right side of an equation or assignment, or have "
+                               f"parameter arguments ({error.reason})", span) from None
+        by_name = {var.name: values.constant(value)
+                   for var, value in zip(header.outputs, outputs)}
+        return port_value(self.ctx, first, by_name, split_arrays=True)
+
+
 def _user_call(entry, info, call: ast.Call, env, whole: bool):
     from compiler.flatten.functions import function_header
     header = function_header(env.ctx, entry, call.span)
     if header.builtin:
         return _builtin_external(header, call, env)
-    names = [var.name for var in header.inputs]
+    calls = ModelCalls(env)
+    ports = bind_call(header, call, calls.expr, lambda value, span: value)
+    return calls.finish_call(header, ports, call.span, whole)
+
+
+def bind_call(header, call: ast.Call, translate, fix) -> dict:
+    """Input port name -> value for a call (``translate`` reads an argument, ``fix`` makes
+    its value usable); ports not given are absent (their defaults apply)."""
+    names = [port.name for port in header.input_ports]
     bound = bind_arguments(call, names, f"function {header.name}")
-    arguments, given = [], {}
-    for var, arg in zip(header.inputs, bound):
+    ports = {}
+    for port, arg in zip(header.input_ports, bound):
         if arg is not None:
-            value = translate_argument(arg, env)
-        elif var.default is not None:
-            value = substitute(var.default, given)
-        else:
-            raise FlattenError(f"input '{var.name}' of function {header.name} is not given and "
-                               "has no default", call.span)
-        given[var.name] = value
-        arguments.append(value)
-    if header.inline is not None:
-        return substitute(header.inline, {var.name: value for var, value
-                                          in zip(header.inputs, arguments)})
-    result = flat.Call(header.name, tuple(arguments))
-    shapes = _output_shapes(entry, info, header, bound, call, env)
-    if not shapes:
-        raise FlattenError(f"function {header.name} has no output, so it has no value", call.span)
-    if whole == "all":
-        return CallResult(result, shapes)
-    if shapes[0] == ():
-        return result
-    if not whole:
-        raise FlattenError(f"function {header.name} returns an array: its call must be the "
-                           "whole right side of an equation or assignment", call.span)
-    return CallResult(result, shapes)
+            ports[port.name] = fix(translate(arg), arg.span)
+        elif any(var.default is None for var in port.variables):
+            raise FlattenError(f"input '{port.name}' of function {header.name} is not given "
+                               "and has no default", call.span)
+    return ports
+
+
+def port_arguments(header, ports: dict, span) -> dict:
+    """Flat input name -> value: a record port's leaves taken apart, defaults filled in (in
+    the order of the inputs, so a default may use the inputs before it)."""
+    from compiler.flatten.records import leaf_value
+    arguments = {}
+    for port in header.input_ports:
+        if port.name not in ports:
+            for var in port.variables:
+                arguments[var.name] = substitute(var.default, arguments)
+            continue
+        value = ports[port.name]
+        if port.record is None:
+            if type(value) is RecordValue:
+                raise FlattenError(f"input '{port.name}' of function {header.name} is not a "
+                                   f"record, but is given a {value.type}", span)
+            arguments[port.variables[0].name] = value
+            continue
+        prefix = len(port.name) + 1
+        for var in port.variables:
+            try:
+                arguments[var.name] = leaf_value(value, tuple(var.name[prefix:].split(".")))
+            except KeyError:
+                what = value.type if type(value) is RecordValue else "a value that is not one"
+                raise FlattenError(f"input '{port.name}' of function {header.name} is a "
+                                   f"{port.record.name}, but is given {what}", span) from None
+    return arguments
+
+
+def _argument_expr(value, span) -> flat.Expr:
+    try:
+        return values.to_expr(value)
+    except ShapeError as error:
+        raise FlattenError(str(error), span) from None
+
+
+def _output_dims(var: flat.FunctionVar, arguments: dict, header, span, ctx) -> tuple:
+    """The dimensions of a flat output, worked out from the call's arguments."""
+    dims = []
+    for dim in var.dims:
+        if dim is None:
+            raise FlattenError(f"the size of output '{var.name}' of {header.name} is not "
+                               "known from its inputs", span)
+        dims.append(dimension_value(substitute(dim, arguments), ctx, span, "the size of "
+                                    f"output '{var.name}' of {header.name}"))
+    return tuple(dims)
+
+
+def dimension_value(expr, ctx, span, what: str) -> int:
+    """An array size from a flat expression whose function inputs are substituted."""
+    from compiler.flatten.evaluate import evaluate
+    try:
+        size = evaluate(expr, ctx, structural=True)
+    except NotEvaluable as error:
+        raise FlattenError(f"{what} must be a parameter expression: {error.reason}",
+                           span) from None
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise FlattenError(f"{what} must be an Integer, not {size!r}", span)
+    return size
 
 
 def translate_argument(arg, env) -> flat.Expr:
     from compiler.flatten.translate import translate
-    value = translate(arg, env)
-    try:
-        return values.to_expr(value)
-    except ShapeError as error:
-        raise FlattenError(f"{error} (records cannot be passed to functions yet)",
-                           arg.span) from None
-
-
-def _output_shapes(entry, info, header, bound, call, env) -> list:
-    """The dimensions of each output, evaluated with this call's arguments."""
-    from compiler.flatten.context import Env
-    from compiler.flatten.evaluate import evaluate_structural
-    from compiler.flatten.translate import translate
-    shapes = []
-    inputs = None
-    for var in header.outputs:
-        decl = info.members[var.name].decl
-        if not decl.dims:
-            shapes.append(())
-            continue
-        if inputs is None:
-            inputs = {name: translate(arg, env) for name, arg in
-                      zip([v.name for v in header.inputs], bound) if arg is not None}
-        call_env = Env(env.ctx, None, entry, inputs)
-        dims = []
-        for dim in decl.dims:
-            if isinstance(dim, ast.Colon):
-                raise FlattenError(f"the size of output '{var.name}' of {header.name} is not "
-                                   "known from its inputs", dim.span)
-            dims.append(evaluate_structural(dim, call_env, "the size of a function output",
-                                            expect=int))
-        shapes.append(tuple(dims))
-    return shapes
+    return _argument_expr(translate(arg, env), arg.span)
 
 
 def _builtin_external(header, call, env):
@@ -193,7 +267,11 @@ def _builtin_external(header, call, env):
 def _record_constructor(info, call: ast.Call, env):
     from compiler.flatten.context import Env
     from compiler.flatten.modifiers import from_ast
+    from compiler.flatten.operators import constructor_call
     from compiler.flatten.translate import binding_value, translate
+    overloaded = constructor_call(ModelCalls(env), info, call)
+    if overloaded is not None:
+        return overloaded
     names = list(info.members)
     bound = bind_arguments(call, names, f"record {info.name}")
     fields = {}

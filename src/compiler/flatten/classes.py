@@ -83,6 +83,17 @@ class Classes:
         self._expanding: dict[int, ClassEntry] = {}
         self._imports: dict[int, tuple] = {}
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
+        self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
+        self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
+
+    def info_named(self, name: str) -> ClassInfo | None:
+        """The expanded class of a full name (as record values carry it), or None."""
+        info = self._by_name.get(name)
+        if info is None:
+            entry = self.library.lookup(name)
+            if entry is not None:
+                info = self.expand(entry)
+        return info
 
     # ------------------------------------------------------------------------ definitions
     def definition(self, entry: ClassEntry, span=None) -> ast.ClassDef:
@@ -115,6 +126,7 @@ class Classes:
         finally:
             del self._expanding[key]
         self._infos[key] = info
+        self._by_name.setdefault(info.name, info)
         return info
 
     def _fill(self, info: ClassInfo, definition: ast.ClassDef) -> None:

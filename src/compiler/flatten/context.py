@@ -40,6 +40,7 @@ class Context:
         self.variables: dict = {}          # flat name -> VarRecord, in creation order
         self.functions: dict = {}          # full name -> flat.Function
         self.function_headers: dict = {}   # full name -> FunctionHeader (set before the body)
+        self.function_table = None         # the functions as Python, to evaluate calls
         self.enumerations: dict = {}       # full name -> flat.Enumeration
         self.structural: set[str] = set()  # parameters whose value flattening used
         self.constants: dict = {}          # (id(scope), name) -> value of a package constant

@@ -6,6 +6,8 @@ connections turned into equations, functions collected, the model's balance chec
 """
 from __future__ import annotations
 
+import itertools
+
 from compiler import flat
 from compiler.flatten.algorithms import flatten_algorithm
 from compiler.flatten.balance import check_balance
@@ -157,11 +159,18 @@ def _span_of(statements):
 
 
 def _binding_equations(records, ctx):
-    """``x = binding`` for every variable that is neither a parameter nor a constant."""
+    """``x = binding`` for every variable that is neither a parameter nor a constant; a
+    binding that calls a function with an array or record result is one equation for all
+    the variables it binds (``Point m = mid(s)``: ``(m.x, m.y) = mid(s.a.x, ...)``)."""
     equations, owners = [], []
+    whole_calls: dict = {}
     for record in records:
         if record.variability in ("constant", "parameter") or record.mod is None or \
                 record.mod.binding is None:
+            continue
+        binding = record.mod.binding
+        if id(binding) in whole_calls or _whole_call(binding) is not None:
+            whole_calls.setdefault(id(binding), (binding, []))[1].append(record)
             continue
         value = variable_binding(record)
         binding = record.mod.binding
@@ -171,7 +180,54 @@ def _binding_equations(records, ctx):
         equations.append(flat.Equation(var, value, span))
         instance = binding.env.instance
         owners.append(instance.owner if instance is not None else record.owner)
+    for binding, bound in whole_calls.values():
+        equations.append(_call_binding(binding, bound))
+        instance = binding.env.instance
+        owners.append(instance.owner if instance is not None else bound[0].owner)
     return equations, owners
+
+
+def _whole_call(binding):
+    """The CallResult of a binding that is a call with an array or record result."""
+    from compiler.flatten.calls import CallResult, translate_call
+    from compiler.lang import ast
+    if type(binding.expr) is not ast.Call:
+        return None
+    if binding.value is None and binding.call is None:
+        result = translate_call(binding.expr, binding.env, whole=True)
+        if type(result) is not CallResult:
+            return None
+        binding.call = result
+    return binding.call
+
+
+def _call_binding(binding, bound) -> flat.Equation:
+    """``(targets) = call`` for the variables bound by parts of one call's first output."""
+    result = binding.call
+    port = result.ports[0]
+    slots = {}
+    for var, dims in zip(port.variables, result.shapes):
+        path = tuple(var.name.split(".")[1:]) if port.record is not None else ()
+        for index in itertools.product(*(range(1, size + 1) for size in dims)):
+            slots[(path, index)] = len(slots)
+    flat_outputs = sum(_count(dims) for dims in result.shapes)
+    targets = [None] * flat_outputs
+    for record in bound:
+        select = record.mod.select
+        key = (tuple(item for item in select if type(item) is str),
+               tuple(item for item in select if type(item) is not str))
+        if key not in slots:
+            raise FlattenError(f"the binding of '{record.name}' does not fit the result of "
+                               f"{result.call.name}", binding.expr.span)
+        targets[slots[key]] = flat.Var(record.name)
+    return flat.Equation(flat.TupleExpr(tuple(targets)), result.call, binding.expr.span)
+
+
+def _count(dims) -> int:
+    total = 1
+    for size in dims:
+        total *= size
+    return total
 
 
 def _scan(everything) -> tuple[set, set, list]:

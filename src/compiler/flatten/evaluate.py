@@ -12,7 +12,7 @@ import operator
 from compiler import flat
 from compiler.flatten import translate as translation
 from compiler.flatten.errors import FlattenError, NotEvaluable
-from compiler.flatten.values import RecordValue, ShapeError
+from compiler.flatten.values import RecordValue, ShapeError, shape
 
 
 def _div(a, b):
@@ -93,6 +93,11 @@ def evaluate(value, ctx, structural: bool = False):
         chosen = value.then if evaluate(value.condition, ctx, structural) else value.else_
         return evaluate(chosen, ctx, structural)
     if kind is flat.Call:
+        if value.name in ("size", "ndims") and value.args and type(value.args[0]) is tuple:
+            return _shape_of(value, ctx, structural)
+        if value.name in ctx.functions:
+            return call_function(value.name, [evaluate(arg, ctx, structural)
+                                              for arg in value.args], ctx)[0]
         function = _FUNCTIONS.get(value.name)
         if function is None:
             raise NotEvaluable(f"{value.name}() cannot be evaluated while flattening")
@@ -104,6 +109,68 @@ def evaluate(value, ctx, structural: bool = False):
     if kind is RecordValue:
         raise NotEvaluable(f"a record of type {value.type} is not a number")
     raise NotEvaluable(f"{type(value).__name__} cannot be evaluated")
+
+
+def _shape_of(value: flat.Call, ctx, structural: bool):
+    """``size(a, k)``, ``size(a)`` or ``ndims(a)`` of a scalarized array, from its shape
+    alone (its elements need not have values)."""
+    dims = shape(value.args[0])
+    if value.name == "ndims":
+        return len(dims)
+    if len(value.args) == 1:
+        return dims
+    k = evaluate(value.args[1], ctx, structural)
+    if not isinstance(k, int) or not 1 <= k <= len(dims):
+        raise NotEvaluable(f"size(A, {k}) of an array of {len(dims)} dimensions")
+    return dims[k - 1]
+
+
+def call_function(name: str, args: list, ctx) -> tuple:
+    """Every output of a user function called with evaluated arguments (arrays as tuples).
+
+    The reference interpreter's translation of flat functions to Python runs it; an external
+    function, or one it cannot run, is not evaluable."""
+    from compiler.interp.errors import SimulationError
+    from compiler.interp.functions import FunctionAssertion, FunctionTable
+    table = ctx.function_table
+    if table is None or name not in table.declared:
+        table = ctx.function_table = FunctionTable(list(ctx.functions.values()))
+    try:
+        results = table.structured(name)(*(_to_python(arg) for arg in args))
+    except FunctionAssertion as error:
+        raise NotEvaluable(f"an assert in {name} failed: {error}") from None
+    except SimulationError as error:
+        raise NotEvaluable(f"{name}() cannot be evaluated while flattening: "
+                           f"{error.message}") from None
+    except (ArithmeticError, ValueError, TypeError, IndexError) as error:
+        raise NotEvaluable(f"{name}() failed while flattening: {error}") from None
+    return tuple(_from_python(result, output.type, ctx)
+                 for result, output in zip(results, ctx.functions[name].outputs))
+
+
+def _to_python(value):
+    if type(value) is tuple:
+        return tuple(_to_python(item) for item in value)
+    if type(value) is flat.EnumConst:
+        return value.ordinal
+    return value
+
+
+def _from_python(value, type_name: str, ctx):
+    """numpy results as the values ``evaluate`` gives: tuples, float, int, bool, literals."""
+    import numpy as np
+    if isinstance(value, np.ndarray):
+        return tuple(_from_python(item, type_name, ctx) for item in value)
+    if type_name in ctx.enumerations:
+        literals = ctx.enumerations[type_name].literals
+        return flat.EnumConst(type_name, literals[int(value) - 1], int(value))
+    if type_name == "Integer":
+        return int(value)
+    if type_name == "Boolean":
+        return bool(value)
+    if type_name == "Real":
+        return float(value)
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _binary(value: flat.Binary, ctx, structural: bool):

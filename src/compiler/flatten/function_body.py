@@ -1,17 +1,56 @@
 """Expressions and statements inside functions, translated without scalarizing.
 
 Input: AST expressions and statements of one function. Output: flat expressions (function
-variables as ``Var(name)``, subscripts as ``Index``) and flat statements.
+variables as ``Var(name)``, subscripts as ``Index``) and flat statements. A variable of a
+record type stands for one variable per leaf (``c.re``, ``c.im``): a reference to a whole
+record reads as a ``RecordValue`` of leaf references, assignments and calls take records
+apart leaf by leaf, and a call whose result is a record inside an expression is computed by
+a statement of its own before the statement that uses it (into a temporary).
 """
 from __future__ import annotations
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
+from compiler.flatten.values import RecordValue
 from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
 _MODEL_ONLY = frozenset({"der", "pre", "edge", "change", "initial", "terminal", "sample",
                          "reinit", "delay", "homotopy", "cardinality"})
+
+
+class Port:
+    """A declared input or output of a function: the flat variables it stands for (one,
+    or a record's leaves), with the record's class info where it is a record."""
+
+    __slots__ = ("name", "variables", "record")
+
+    def __init__(self, name: str, variables: tuple, record=None):
+        self.name = name
+        self.variables = variables
+        self.record = record
+
+
+class RecordVar:
+    """A record-typed variable of a function: its class, leaves and own dimension count."""
+
+    __slots__ = ("info", "leaves", "own")
+
+    def __init__(self, info, leaves, own: int):
+        self.info = info
+        self.leaves = leaves
+        self.own = own
+
+
+class RecordCall:
+    """A call of a function whose first output is a record: the call and that output."""
+
+    __slots__ = ("call", "port")
+
+    def __init__(self, call: flat.Call, port: Port):
+        self.call = call
+        self.port = port
 
 
 class FunctionScope:
@@ -25,18 +64,78 @@ class FunctionScope:
         self.inputs = {name for name, member in info.members.items()
                        if member.decl.causality == "input"}
         self.iterators: list[str] = []
+        self.records: dict[str, RecordVar] = {}
+        self.hoisted: list = []        # statements the current statement needs first
+        self.temporaries: list = []    # FunctionVars of the temporaries they assign
+        self.loop_condition = False
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
             self.ctx.classes.lookup_class(decl.type_name, self.entry, decl.span), decl.span)
-        if info.is_structured:
+        if info.is_structured and info.kind not in ("record", "operator record"):
             raise FlattenError(f"variable '{decl.name}' of function {self.name} has type "
-                               f"{info.name}: only Real, Integer, Boolean, String and "
-                               "enumeration variables are supported in functions", decl.span)
+                               f"{info.kind} {info.name}: only Real, Integer, Boolean, String, "
+                               "enumeration and record variables are supported in functions",
+                               decl.span)
         return info
 
+    # ------------------------------------------------------------------------- variables
+    def declare(self, member) -> Port:
+        """The flat variables of a declared function variable (a record: one per leaf)."""
+        decl = member.decl
+        info = self.type_info(decl)
+        dims = tuple(None if isinstance(dim, ast.Colon) else self.expr(dim) for dim in decl.dims)
+        dims += tuple(self.expr(dim) for dim, _ in info.dims)
+        _check_attributes(decl)
+        if not info.is_structured:
+            default = None
+            if decl.modification is not None and decl.modification.binding is not None:
+                default = self.expr(decl.modification.binding)
+            type_name = info.name if info.builtin == "enumeration" else info.builtin
+            return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
+                                                     decl.span),))
+        leaves = record_leaves(self.ctx.classes, info)
+        self.records[decl.name] = RecordVar(info, leaves, len(dims))
+        defaults = self._record_defaults(decl, leaves)
+        variables = tuple(
+            flat.FunctionVar(f"{decl.name}.{leaf.name}", leaf.type,
+                             dims + tuple(self._foreign(dim, scope) for dim, scope in leaf.dims),
+                             defaults.get(leaf.name), decl.span)
+            for leaf in leaves)
+        return Port(decl.name, variables, info)
+
+    def _record_defaults(self, decl, leaves) -> dict:
+        """Leaf name -> default: from the declaration's binding (``= Complex(0)``) or its
+        modification (``result(re = re, im = im)``)."""
+        modification = decl.modification
+        if modification is None:
+            return {}
+        defaults = {}
+        if modification.binding is not None:
+            value = self.expr(modification.binding)
+            value = self._record_value(value, modification.binding.span)
+            for leaf in leaves:
+                defaults[leaf.name] = _as_expr(leaf_value(value, leaf.path))
+        for path, expr in _argument_bindings(modification.arguments, ()):
+            name = ".".join(path)
+            if not any(leaf.name == name for leaf in leaves):
+                raise FlattenError(f"record {self.records[decl.name].info.name} has no field "
+                                   f"'{name}'", expr.span)
+            defaults[name] = self.expr(expr)
+        return defaults
+
+    def _foreign(self, dim, scope) -> flat.Expr:
+        """A dimension written in a record's declaration (its scope's constants only)."""
+        from compiler.flatten.context import Env
+        from compiler.flatten.translate import translate
+        from compiler.flatten.values import to_expr
+        if isinstance(dim, ast.Colon):
+            return None
+        return to_expr(translate(dim, Env(self.ctx, None, scope)))
+
     # ------------------------------------------------------------------------ expressions
-    def expr(self, node) -> flat.Expr:
+    def expr(self, node):
+        """A flat expression, or a ``RecordValue`` of them for a record-valued expression."""
         kind = type(node)
         if kind in (ast.IntLit, ast.RealLit, ast.StrLit, ast.BoolLit):
             return flat.Const(node.value)
@@ -44,21 +143,29 @@ class FunctionScope:
             return self._ref(node)
         if kind is ast.Unary:
             operand = self.expr(node.operand)
+            if type(operand) is RecordValue:
+                return self._operator(node.op, (operand,), node.span)
             return operand if node.op == "+" else flat.Unary(node.op, operand)
         if kind is ast.Binary:
-            return flat.Binary(node.op, self.expr(node.left), self.expr(node.right))
+            left, right = self.expr(node.left), self.expr(node.right)
+            if type(left) is RecordValue or type(right) is RecordValue:
+                return self._operator(node.op, (left, right), node.span)
+            return flat.Binary(node.op, left, right)
         if kind is ast.IfExpr:
             result = self.expr(node.else_)
             for condition, value in reversed(node.branches):
-                result = flat.IfExpr(self.expr(condition), self.expr(value), result)
+                then = self.expr(value)
+                if type(then) is RecordValue or type(result) is RecordValue:
+                    result = _record_if(self.expr(condition), then, result, node.span)
+                else:
+                    result = flat.IfExpr(self.expr(condition), then, result)
             return result
         if kind is ast.Range:
             step = self.expr(node.step) if node.step is not None else None
             return flat.RangeExpr(self.expr(node.start), step, self.expr(node.stop))
         if kind is ast.ArrayCons:
             if len(node.elements) == 1 and type(node.elements[0]) is ast.Comprehension:
-                raise FlattenError("array comprehensions in functions are not supported",
-                                   node.span)
+                return self._comprehension(node.elements[0])
             return flat.ArrayExpr(tuple(self.expr(item) for item in node.elements))
         if kind is ast.MatrixCons:
             return flat.ArrayExpr(tuple(flat.ArrayExpr(tuple(self.expr(item) for item in row))
@@ -71,26 +178,95 @@ class FunctionScope:
             raise FlattenError("'end' can only be used inside a subscript", node.span)
         raise FlattenError(f"{kind.__name__} is not supported in functions", node.span)
 
+    def _comprehension(self, node: ast.Comprehension) -> flat.Expr:
+        """``{e for i in 1:n}`` of one iterator over a literal range: an array of its
+        elements."""
+        from compiler.flatten.calls import substitute
+        if len(node.indices) != 1 or node.indices[0].range is None:
+            raise FlattenError("array comprehensions in functions need one iterator with a "
+                               "range", node.span)
+        index = node.indices[0]
+        values = self._literal_range(index.range)
+        self.iterators.append(index.name)
+        try:
+            body = self.expr(node.expr)
+        finally:
+            self.iterators.pop()
+        return flat.ArrayExpr(tuple(substitute(body, {index.name: flat.Const(value)})
+                                    for value in values))
+
+    def _literal_range(self, node) -> tuple:
+        from compiler.flatten.context import Env
+        from compiler.flatten.evaluate import evaluate_structural
+        value = evaluate_structural(node, Env(self.ctx, None, self.entry),
+                                    "the range of an array comprehension in a function")
+        if type(value) is not tuple:
+            raise FlattenError("the range of an array comprehension must be an array",
+                               node.span)
+        return value
+
     def _is_local(self, name: str) -> bool:
         return name in self.info.members or name in self.iterators
 
-    def _ref(self, ref: ast.ComponentRef) -> flat.Expr:
+    def _ref(self, ref: ast.ComponentRef):
         first = ref.parts[0]
         if not ref.is_global and self._is_local(first.name):
+            if first.name in self.records:
+                return self._record_ref(ref)
             if len(ref.parts) > 1:
-                raise FlattenError("record fields are not supported in functions", ref.span)
-            base = flat.Var(first.name)
-            if not first.subscripts:
-                return base
-            subscripts = tuple(self._subscript(base, position, item)
-                               for position, item in enumerate(first.subscripts, start=1))
-            return flat.Index(base, subscripts)
+                raise FlattenError(f"'{first.name}' is not a record and has no fields",
+                                   ref.span)
+            return self._indexed(flat.Var(first.name), first.subscripts)
         if not ref.is_global and first.name == "time" and len(ref.parts) == 1:
             raise FlattenError("'time' cannot be used in a function", ref.span)
         from compiler.flatten.context import Env
         from compiler.flatten.names import resolve
         from compiler.flatten.values import to_expr
-        return to_expr(resolve(ref, Env(self.ctx, None, self.entry)))
+        value = resolve(ref, Env(self.ctx, None, self.entry))
+        return value if type(value) is RecordValue else to_expr(value)
+
+    def _indexed(self, base: flat.Var, subscripts) -> flat.Expr:
+        """``base[subscripts]`` (``:`` a whole dimension); ``base`` without any."""
+        if not subscripts or all(type(item) is ast.Colon for item in subscripts):
+            return base
+        return flat.Index(base, tuple(self._subscript(base, position, item)
+                                      for position, item in enumerate(subscripts, start=1)))
+
+    def _record_ref(self, ref: ast.ComponentRef):
+        """A reference into a record variable: a leaf (``c.re``, ``z[i].re``) or a record."""
+        first = ref.parts[0]
+        record = self.records[first.name]
+        written = list(first.subscripts)
+        path = []
+        for part in ref.parts[1:]:
+            matching = [leaf for leaf in record.leaves
+                        if leaf.path[:len(path) + 1] == tuple(path) + (part.name,)]
+            if not matching:
+                raise FlattenError(f"record {record.info.name} has no field "
+                                   f"'{'.'.join(path + [part.name])}'", part.span)
+            written = self._pad(written, record, path) + list(part.subscripts)
+            path.append(part.name)
+        leaves = [leaf for leaf in record.leaves if leaf.path[:len(path)] == tuple(path)]
+        if len(leaves) == 1 and leaves[0].path == tuple(path):
+            return self._leaf_ref(first.name, leaves[0], written)
+        parts = {leaf.name: self._leaf_ref(first.name, leaf, written) for leaf in leaves}
+        type_name = leaves[0].records[len(path)]
+        trimmed = [_strip(leaf, len(path)) for leaf in leaves]
+        return record_from_leaves(type_name, trimmed, {trim.name: parts[leaf.name]
+                                                       for trim, leaf in zip(trimmed, leaves)},
+                                  split_arrays=False)
+
+    def _pad(self, written: list, record: RecordVar, path: list) -> list:
+        """Subscripts written so far, completed with ``:`` for the dimensions of the record
+        arrays on the path that were not subscripted (so a field's own subscripts land on its
+        own dimensions)."""
+        expected = record.own + sum(
+            next(leaf for leaf in record.leaves if leaf.path[:len(path)] == tuple(path)
+                 ).levels[k] for k in range(len(path)))
+        return written + [ast.Colon()] * (expected - len(written))
+
+    def _leaf_ref(self, name: str, leaf, written: list) -> flat.Expr:
+        return self._indexed(flat.Var(f"{name}.{leaf.name}"), written)
 
     def _subscript(self, base, position: int, item) -> flat.Expr:
         size = flat.Call("size", (base, flat.Const(position)))
@@ -105,10 +281,39 @@ class FunctionScope:
         finally:
             self.iterators.pop()
 
-    def _call(self, call: ast.Call) -> flat.Expr:
+    def _record_value(self, value, span):
+        """A record value from an expression: records as they are, a record-valued call
+        computed first into a temporary."""
+        if type(value) is RecordCall:
+            return self._hoist(value, span)
+        if type(value) is not RecordValue:
+            raise FlattenError("a record is needed here", span)
+        return value
+
+    def _hoist(self, result: RecordCall, span) -> RecordValue:
+        """A record-valued call inside an expression: assigned to a temporary by a statement
+        before this one; the value is the temporary."""
+        if self.loop_condition:
+            raise FlattenError("a call that returns a record cannot be part of a while "
+                               "condition", span)
+        number = len(self.temporaries) + 1
+        name = f"$record{number}"
+        variables = tuple(flat.FunctionVar(f"{name}.{var.name.split('.', 1)[1]}", var.type,
+                                           var.dims, None, span)
+                          for var in result.port.variables)
+        self.temporaries.extend(variables)
+        self.hoisted.append(flat.Assign(flat.TupleExpr(tuple(flat.Var(var.name)
+                                                             for var in variables)),
+                                        result.call, span))
+        leaves = record_leaves(self.ctx.classes, result.port.record)
+        return record_from_leaves(result.port.record.name, leaves,
+                                  {leaf.name: flat.Var(f"{name}.{leaf.name}") for leaf in leaves},
+                                  split_arrays=False)
+
+    # ------------------------------------------------------------------------------ calls
+    def _call(self, call: ast.Call):
         from compiler.flatten.builtins import BUILTINS
-        from compiler.flatten.calls import (bind_arguments, builtin_called, function_class,
-                                            substitute)
+        from compiler.flatten.calls import builtin_called, function_class
         from compiler.flatten.context import Env
         from compiler.flatten.functions import function_header
         func = call.func
@@ -119,50 +324,120 @@ class FunctionScope:
             if call.named or any(type(arg) is ast.Comprehension for arg in call.args):
                 raise FlattenError(f"named arguments and reductions of {name}() are not "
                                    "supported in functions", call.span)
-            return flat.Call(name, tuple(self.expr(arg) for arg in call.args))
+            args = [self.expr(arg) for arg in call.args]
+            if name in ("size", "ndims") and args and type(args[0]) is RecordValue:
+                args[0] = _leaf_parts(args[0])[0]  # an array of records: its first leaf's
+            if any(type(arg) in (RecordValue, RecordCall) for arg in args):
+                return self._operator(name, tuple(args), call.span)
+            return flat.Call(name, tuple(args))
         entry = function_class(func, Env(self.ctx, None, self.entry))
         info = self.ctx.classes.expand(entry, func.span)
+        if info.kind in ("record", "operator record"):
+            return self._record_constructor(entry, info, call)
         if info.kind not in ("function", "operator function"):
             raise FlattenError(f"'{func.dotted}' is a {info.kind}; only functions can be called "
                                "in functions", func.span)
         header = function_header(self.ctx, entry, call.span)
         if header.builtin:
             return flat.Call(header.external.function, tuple(self.expr(a) for a in call.args))
-        bound = bind_arguments(call, [var.name for var in header.inputs],
-                               f"function {header.name}")
-        given, args = {}, []
-        for var, arg in zip(header.inputs, bound):
-            if arg is None and var.default is None:
-                raise FlattenError(f"input '{var.name}' of function {header.name} is not given "
-                                   "and has no default", call.span)
-            value = self.expr(arg) if arg is not None else substitute(var.default, given)
-            given[var.name] = value
-            args.append(value)
-        if header.inline is not None:
-            return substitute(header.inline, given)
-        return flat.Call(header.name, tuple(args))
+        return self.call_header(header, call)
+
+    def call_header(self, header, call: ast.Call):
+        from compiler.flatten.calls import bind_call
+        ports = bind_call(header, call, self.expr, lambda value, span: self._record_value(
+            value, span) if type(value) in (RecordValue, RecordCall) else value)
+        return self.finish_call(header, ports, call.span)
+
+    def finish_call(self, header, ports: dict, span):
+        """The value of a call whose inputs (by port) are known: inlined where the function
+        allows, else a call (a record result as ``RecordCall``)."""
+        from compiler.flatten.calls import port_arguments
+        from compiler.flatten.inline import inline_outputs
+        arguments = port_arguments(header, ports, span)
+        first = header.output_ports[0] if header.output_ports else None
+        if header.inline:
+            outputs = inline_outputs(self.ctx, header.name, arguments, scalarized=False)
+            if outputs is not None and first is not None:
+                return port_value(self.ctx, first, outputs, split_arrays=False)
+        result = flat.Call(header.name, tuple(arguments[var.name] for var in header.inputs))
+        if first is not None and first.record is not None:
+            return RecordCall(result, first)
+        return result
+
+    def _record_constructor(self, entry, info, call: ast.Call):
+        from compiler.flatten.operators import constructor_call
+        overloaded = constructor_call(self, info, call)
+        if overloaded is not None:
+            return overloaded
+        from compiler.flatten.calls import bind_arguments
+        names = list(info.members)
+        bound = bind_arguments(call, names, f"record {info.name}")
+        fields = {}
+        for name, arg in zip(names, bound):
+            member = info.members[name]
+            expr = arg if arg is not None else (
+                member.decl.modification.binding if member.decl.modification is not None
+                else None)
+            if expr is None:
+                raise FlattenError(f"field '{name}' of record {info.name} is not given and has "
+                                   "no default", call.span)
+            value = self.expr(expr) if arg is not None else self._default(expr, member)
+            fields[name] = self._record_value(value, call.span) \
+                if type(value) is RecordCall else value
+        return RecordValue(info.name, fields)
+
+    def _default(self, expr, member):
+        """A record field's default, written in the record's class (its constants)."""
+        from compiler.flatten.context import Env
+        from compiler.flatten.translate import translate
+        from compiler.flatten.values import to_expr
+        value = translate(expr, Env(self.ctx, None, member.scope))
+        return value if type(value) is RecordValue else to_expr(value)
+
+    def _operator(self, op: str, operands: tuple, span):
+        from compiler.flatten.operators import overloaded_operator
+        operands = tuple(self._record_value(item, span) if type(item) is RecordCall else item
+                         for item in operands)
+        return overloaded_operator(self, op, operands, span)
 
     # ------------------------------------------------------------------------- statements
     def statement(self, node) -> list:
+        before = len(self.hoisted)
+        result = self._statement(node)
+        hoisted = self.hoisted[before:]
+        del self.hoisted[before:]
+        return hoisted + result
+
+    def _statement(self, node) -> list:
         kind = type(node)
         if kind is ast.Assign:
-            return [flat.Assign(self._target(node.target), self.expr(node.value), node.span)]
+            return self._assign(node)
         if kind is ast.CallStmt:
-            return [call_statement(node.call, self.expr, node.span, self.name)]
+            return [call_statement(node.call, self._scalar_expr, node.span, self.name)]
         if kind is ast.IfStmt:
-            branches = tuple((self.expr(condition), statement_block(self, body))
+            branches = tuple((self._scalar_expr(condition), statement_block(self, body))
                              for condition, body in node.branches)
             return [flat.IfStatement(branches, statement_block(self, node.else_), node.span)]
         if kind is ast.ForStmt:
             return [self._for(node.indices, node.body, node.span)]
         if kind is ast.WhileStmt:
-            return [flat.WhileStatement(self.expr(node.condition),
-                                        statement_block(self, node.body), node.span)]
+            self.loop_condition = True
+            try:
+                condition = self._scalar_expr(node.condition)
+            finally:
+                self.loop_condition = False
+            return [flat.WhileStatement(condition, statement_block(self, node.body), node.span)]
         if kind is ast.Break:
             return [flat.Break(node.span)]
         if kind is ast.Return:
             return [flat.Return(node.span)]
         raise FlattenError(f"{_statement_name(node)} is not allowed in a function", node.span)
+
+    def _scalar_expr(self, node):
+        value = self.expr(node)
+        if type(value) in (RecordValue, RecordCall):
+            raise FlattenError("a record cannot be used here", getattr(node, "span", None))
+        return value
 
     def _for(self, indices, body, span) -> flat.ForStatement:
         index = indices[0]
@@ -178,7 +453,49 @@ class FunctionScope:
             self.iterators.pop()
         return flat.ForStatement(index.name, range_, inner, span)
 
-    def _target(self, target) -> flat.Expr:
+    def _assign(self, node: ast.Assign) -> list:
+        target = self._target(node.target)
+        value = self.expr(node.value)
+        if type(target) is flat.TupleExpr:
+            if type(value) is RecordCall:
+                value = value.call
+            if type(value) is not flat.Call:
+                raise FlattenError("a list of outputs '(a, b) := ...' needs a function call on "
+                                   "the right", node.span)
+            return [flat.Assign(self._tuple_targets(target, value, node.span), value,
+                                node.span)]
+        if type(target) is RecordValue:
+            if type(value) is RecordCall:
+                return [flat.Assign(flat.TupleExpr(tuple(_leaf_parts(target))), value.call,
+                                    node.span)]
+            if type(value) is not RecordValue:
+                raise FlattenError("a record can only be assigned a record", node.span)
+            return [flat.Assign(a, b, node.span) for a, b in _record_pairs(target, value,
+                                                                           node.span)]
+        if type(value) in (RecordValue, RecordCall):
+            raise FlattenError("a record cannot be assigned to a variable that is not one",
+                               node.span)
+        return [flat.Assign(target, value, node.span)]
+
+    def _tuple_targets(self, target: flat.TupleExpr, call: flat.Call, span) -> flat.TupleExpr:
+        """The flat targets of ``(a, b) := f(...)``: a record target stands for its leaves,
+        an omitted one for every flat output of its port."""
+        header = self.ctx.function_headers[call.name]
+        if len(target.elements) > len(header.output_ports):
+            raise FlattenError(f"{header.name} has {len(header.output_ports)} outputs, "
+                               f"{len(target.elements)} are used", span)
+        items = []
+        for position, port in enumerate(header.output_ports):
+            item = target.elements[position] if position < len(target.elements) else None
+            if item is None:
+                items.extend([None] * len(port.variables))
+            elif type(item) is RecordValue:
+                items.extend(_leaf_parts(item))
+            else:
+                items.append(item)
+        return flat.TupleExpr(tuple(items))
+
+    def _target(self, target):
         if type(target) is ast.TupleExpr:
             return flat.TupleExpr(tuple(None if item is None else self._target(item)
                                         for item in target.elements))
@@ -193,6 +510,83 @@ class FunctionScope:
         if name not in self.info.members:
             raise FlattenError(f"unknown variable '{name}' in function {self.name}", target.span)
         return self._ref(target)
+
+
+def _check_attributes(decl: ast.Component) -> None:
+    if decl.modification is None or not decl.modification.arguments:
+        return
+    allowed = ("start", "min", "max", "nominal", "unit", "displayUnit", "quantity", "fixed")
+    for argument in decl.modification.arguments:
+        if isinstance(argument, ast.ElementRedeclare):
+            raise FlattenError("only attributes can modify a function variable", argument.span)
+
+
+def _argument_bindings(arguments, prefix: tuple):
+    """(field path, binding expression) of a record variable's modification."""
+    for argument in arguments:
+        if isinstance(argument, ast.ElementRedeclare) or argument.modification is None:
+            continue
+        path = prefix + argument.name
+        if argument.modification.binding is not None and path[-1] not in (
+                "start", "min", "max", "nominal", "unit", "displayUnit", "quantity", "fixed"):
+            yield path, argument.modification.binding
+        yield from _argument_bindings(argument.modification.arguments, path)
+
+
+def _strip(leaf, depth: int):
+    """``leaf`` as seen from the nested record at ``depth`` of its path."""
+    from compiler.flatten.records import Leaf
+    return Leaf(leaf.path[depth:], leaf.type, leaf.dims, leaf.levels[depth:],
+                leaf.records[depth:], leaf.decls[depth:])
+
+
+def _leaf_parts(value: RecordValue) -> list:
+    """The leaf expressions of a record value, in declaration order."""
+    parts = []
+    for item in value.fields.values():
+        parts.extend(_leaf_parts(item) if type(item) is RecordValue else [item])
+    return parts
+
+
+def _record_pairs(target: RecordValue, value: RecordValue, span) -> list:
+    pairs = []
+    for name, item in target.fields.items():
+        if name not in value.fields:
+            raise FlattenError(f"the record assigned has no field '{name}'", span)
+        other = value.fields[name]
+        if type(item) is RecordValue:
+            if type(other) is not RecordValue:
+                raise FlattenError(f"field '{name}' is a record, the value's is not", span)
+            pairs.extend(_record_pairs(item, other, span))
+        else:
+            pairs.append((item, _as_expr(other)))
+    return pairs
+
+
+def _record_if(condition, then, else_, span) -> RecordValue:
+    if type(then) is not RecordValue or type(else_) is not RecordValue:
+        raise FlattenError("both branches of this if-expression must be records", span)
+    fields = {}
+    for name, item in then.fields.items():
+        other = else_.fields[name]
+        fields[name] = (_record_if(condition, item, other, span) if type(item) is RecordValue
+                        else flat.IfExpr(condition, item, other))
+    return RecordValue(then.type, fields)
+
+
+def _as_expr(value):
+    from compiler.flatten.values import to_expr
+    return to_expr(value)
+
+
+def port_value(ctx, port: Port, outputs: dict, split_arrays: bool):
+    """The value of an output port from the values of its flat variables."""
+    if port.record is None:
+        return outputs[port.variables[0].name]
+    leaves = record_leaves(ctx.classes, port.record)
+    prefix = port.name + "."
+    return record_from_leaves(port.record.name, leaves, {
+        leaf.name: outputs[prefix + leaf.name] for leaf in leaves}, split_arrays)
 
 
 def statement_block(scope: FunctionScope, statements) -> tuple:
@@ -224,6 +618,8 @@ def call_statement(call: ast.Call, translate, span, where: str):
     if name == "reinit":
         raise FlattenError(f"reinit() is only allowed inside a when-clause (in {where})", span)
     value = translate(call)
+    if type(value) is RecordCall:
+        value = value.call
     if type(value) is not flat.Call:
         raise FlattenError("only a function call can stand alone as a statement", span)
     return flat.CallStatement(value, span)

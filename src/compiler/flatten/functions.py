@@ -3,31 +3,35 @@
 Input: the ``ClassEntry`` of a function. Output: a ``flat.Function`` registered in the run's
 context under the function's full name, with every function it calls registered too
 (recursion is allowed). Function bodies are not scalarized: arrays keep their dimensions and
-``flat.Index`` subscripts, ``:`` becomes ``1:size(x, k)`` and ``end`` ``size(x, k)``.
+``flat.Index`` subscripts, ``:`` becomes ``1:size(x, k)`` and ``end`` ``size(x, k)``. A
+record input or output is one flat variable per leaf of the record (``c.re``, ``c.im``).
 """
 from __future__ import annotations
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.function_body import FunctionScope, statement_block
-from compiler.flatten.walk import nodes
 from compiler.lang import ast
 
 
 class FunctionHeader:
-    """What a call needs: the full name, inputs (with defaults) and outputs; ``inline`` is
-    the output's expression in the inputs for a function annotated ``Inline = true`` that is
-    one scalar assignment (``y := .sin(u)``), which calls replace by that expression."""
+    """What a call needs: the full name, the flat inputs (with defaults) and outputs, and the
+    declared ones (``input_ports``/``output_ports``: a record port stands for several flat
+    variables). ``inline``: the function is annotated ``Inline = true`` (or ``LateInline``),
+    so calls take its body's value where it can be worked out (``inline.py``)."""
 
-    __slots__ = ("name", "inputs", "outputs", "external", "builtin", "inline")
+    __slots__ = ("name", "inputs", "outputs", "input_ports", "output_ports", "external",
+                 "builtin", "inline")
 
-    def __init__(self, name, inputs, outputs, external, builtin):
+    def __init__(self, name, input_ports, output_ports, external, builtin, inline):
         self.name = name
-        self.inputs = inputs
-        self.outputs = outputs
+        self.input_ports = input_ports
+        self.output_ports = output_ports
+        self.inputs = tuple(var for port in input_ports for var in port.variables)
+        self.outputs = tuple(var for port in output_ports for var in port.variables)
         self.external = external
         self.builtin = builtin
-        self.inline = None
+        self.inline = inline
 
 
 def function_header(ctx, entry, span=None) -> FunctionHeader:
@@ -40,43 +44,26 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     if info.partial:
         raise FlattenError(f"function {name} is partial and cannot be called", span)
     scope = FunctionScope(ctx, entry, info)
-    variables = {"input": [], "output": [], "local": []}
+    ports = {"input": [], "output": [], "local": []}
     for member_name, member in info.members.items():
         decl = member.decl
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
-        kind = decl.causality or "local"
-        variables[kind].append(_function_var(scope, member))
-    external = _external(scope, info, variables)
+        ports[decl.causality or "local"].append(scope.declare(member))
+    external = _external(scope, info, ports)
     builtin = external is not None and external.language == "builtin"
-    header = FunctionHeader(name, tuple(variables["input"]), tuple(variables["output"]),
-                            external, builtin)
+    definition = ctx.classes.definition(entry)
+    header = FunctionHeader(name, tuple(ports["input"]), tuple(ports["output"]), external,
+                            builtin, _annotated(definition, ("Inline", "LateInline")))
     ctx.function_headers[name] = header
     if not builtin:
-        _translate_body(ctx, entry, info, scope, header, variables["local"])
+        local_vars = [var for port in ports["local"] for var in port.variables]
+        _translate_body(ctx, entry, info, scope, header, local_vars)
     return header
 
 
-def _function_var(scope: FunctionScope, member) -> flat.FunctionVar:
-    decl = member.decl
-    info = scope.type_info(decl)
-    dims = tuple(None if isinstance(dim, ast.Colon) else scope.expr(dim) for dim in decl.dims)
-    dims += tuple(scope.expr(dim) for dim, _ in info.dims)
-    if decl.modification is not None and decl.modification.arguments:
-        allowed = ("start", "min", "max", "nominal", "unit", "displayUnit", "quantity", "fixed")
-        for argument in decl.modification.arguments:
-            if isinstance(argument, ast.ElementRedeclare) or argument.name[0] not in allowed:
-                raise FlattenError("only attributes can modify a function variable",
-                                   argument.span)
-    default = None
-    if decl.modification is not None and decl.modification.binding is not None:
-        default = scope.expr(decl.modification.binding)
-    type_name = info.name if info.builtin == "enumeration" else info.builtin
-    return flat.FunctionVar(decl.name, type_name, dims, default, decl.span)
-
-
-def _external(scope: FunctionScope, info, variables) -> flat.ExternalCall | None:
+def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
     composition = info.composition
     clause = composition.external if composition is not None else None
     if clause is None:
@@ -85,15 +72,18 @@ def _external(scope: FunctionScope, info, variables) -> flat.ExternalCall | None
     if language not in ("C", "builtin"):
         raise FlattenError(f"external language \"{language}\" is not supported (only \"C\")",
                            clause.span)
+    if any(port.record is not None for port in ports["input"] + ports["output"]):
+        raise FlattenError("records as arguments of external functions are not supported",
+                           clause.span)
     if clause.function:
         args = tuple(scope.expr(arg) for arg in clause.args)
         output = clause.output.parts[0].name if clause.output is not None else ""
         return flat.ExternalCall(language, clause.function, args, output)
-    outputs = variables["output"]
+    outputs = ports["output"]
     if len(outputs) > 1:
         raise FlattenError("an external function with several outputs needs an explicit call",
                            clause.span)
-    args = tuple(flat.Var(var.name) for var in variables["input"])
+    args = tuple(flat.Var(port.name) for port in ports["input"])
     return flat.ExternalCall(language, scope.entry.name, args, outputs[0].name if outputs else "")
 
 
@@ -109,16 +99,16 @@ def _translate_body(ctx, entry, info, scope, header, local_vars) -> None:
     statements = []
     for section, _scope in info.algorithms:
         statements.extend(statement_block(scope, section))
-    if not statements and header.external is None:
+    if not statements and header.external is None and \
+            any(var.default is None for var in header.outputs):
+        # (a function whose outputs are all bound by their declarations needs no algorithm)
         span = ctx.classes.definition(entry).span
         raise FlattenError(f"function {name} has neither an algorithm nor an external clause",
                            span)
+    definition = ctx.classes.definition(entry)
     ctx.functions[name] = flat.Function(
-        name, header.inputs, header.outputs, tuple(local_vars), tuple(statements),
-        header.external, ctx.classes.definition(entry).description,
-        ctx.classes.definition(entry).span)
-    if _annotated(ctx.classes.definition(entry), ("Inline", "LateInline")):
-        header.inline = _inline_expression(header, local_vars, statements)
+        name, header.inputs, header.outputs, tuple(local_vars) + tuple(scope.temporaries),
+        tuple(statements), header.external, definition.description, definition.span)
 
 
 def _annotated(definition: ast.ClassDef, names: tuple) -> bool:
@@ -131,27 +121,3 @@ def _annotated(definition: ast.ClassDef, names: tuple) -> bool:
                argument.name[0] in names and argument.modification is not None and
                isinstance(argument.modification.binding, ast.BoolLit) and
                argument.modification.binding.value for argument in annotation.arguments)
-
-
-def _inline_expression(header, local_vars, statements):
-    """The expression of a function whose body is ``output := expr`` on scalars, else None.
-
-    Relations inside keep their function semantics (no events, MLS 8.5): the expression is
-    wrapped in ``noEvent`` when it has any."""
-    if header.external is not None or local_vars or len(header.outputs) != 1 or \
-            len(statements) != 1 or any(var.dims for var in header.inputs + header.outputs):
-        return None
-    (statement,) = statements
-    output = header.outputs[0]
-    if type(statement) is not flat.Assign or statement.target != flat.Var(output.name):
-        return None
-    value = statement.value
-    if any(type(item) in (flat.Index, flat.RangeExpr, flat.ArrayExpr) or
-           (type(item) is flat.Call and item.name == header.name) for item in nodes(value)):
-        return None
-    if any(type(item) is flat.Binary and item.op in _RELATIONS for item in nodes(value)):
-        value = flat.Call("noEvent", (value,))
-    return value
-
-
-_RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>"})

@@ -241,7 +241,8 @@ def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
 def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> Node:
     ctx = inst.ctx
     if info.type_layers:
-        type_mods = [from_ast(modification, Env(ctx, None, scope))
+        # a type's modification applies to every element of an array of that type
+        type_mods = [_each(from_ast(modification, Env(ctx, None, scope)))
                      for modification, scope in info.type_layers]
         mod = merge_all([layer for layer in [mod, *type_mods] if layer is not None], decl.name)
     _check_attributes(info, mod)
@@ -264,6 +265,12 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
     if info.builtin == "enumeration":
         names.register_enumeration(ctx, info)
     return Node(decl.name, dims, elements, True, decl)
+
+
+def _each(mod):
+    if mod is None:
+        return None
+    return mod.copy(each=True, args={key: _each(sub) for key, sub in mod.args.items()})
 
 
 def _in_connector(inst: Instance) -> bool:

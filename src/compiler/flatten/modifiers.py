@@ -14,12 +14,13 @@ class Binding:
     """An expression and the environment it is written in; its translated value is cached
     here, so the elements of an array share one translation."""
 
-    __slots__ = ("expr", "env", "value")
+    __slots__ = ("expr", "env", "value", "call")
 
     def __init__(self, expr: ast.Expr, env):
         self.expr = expr
         self.env = env
         self.value = None
+        self.call = None  # a call with an array or record result bound as a whole
 
 
 class Mod:
@@ -37,12 +38,17 @@ class Mod:
     derived : bool
         The binding is this field's part of a whole record's binding (``r = r0``): it does
         not override a ``final`` field's own binding, which gives the same value.
+    shadowed : bool
+        This sub-modification comes from a level inside a binding of the whole element
+        (``r(x = 1)`` declared, ``r = r0`` given from outside): for a record field, the
+        outer binding's part wins over it.
     """
 
-    __slots__ = ("binding", "select", "args", "redeclare", "each", "final", "span", "derived")
+    __slots__ = ("binding", "select", "args", "redeclare", "each", "final", "span", "derived",
+                 "shadowed")
 
     def __init__(self, binding=None, select=(), args=None, redeclare=None, each=False,
-                 final=False, span=None, derived=False):
+                 final=False, span=None, derived=False, shadowed=False):
         self.binding = binding
         self.select = select
         self.args = args if args is not None else {}
@@ -51,6 +57,7 @@ class Mod:
         self.final = final
         self.span = span
         self.derived = derived
+        self.shadowed = shadowed
 
     def copy(self, **changes) -> Mod:
         fields = {name: getattr(self, name) for name in Mod.__slots__}
@@ -126,6 +133,8 @@ def merge(outer: Mod | None, inner: Mod | None, name: str) -> Mod | None:
     else:
         binding, select, each, derived = inner.binding, inner.select, inner.each, inner.derived
     args = dict(inner.args)
+    if overrides and not outer.derived:
+        args = {key: sub.copy(shadowed=True) for key, sub in args.items()}
     for key, sub in outer.args.items():
         args[key] = merge(sub, inner.args.get(key), f"{name}.{key}")
     return Mod(binding, select, args, outer.redeclare or inner.redeclare, each,
@@ -161,4 +170,9 @@ def field(mod: Mod | None, name: str) -> Mod | None:
         return sub
     part = Mod(mod.binding, mod.select + (name,), span=mod.span, each=mod.each, final=mod.final,
                derived=True)
-    return merge(sub, part, name) if sub is not None else part
+    if sub is None:
+        return part
+    if sub.shadowed:
+        # declared inside, overridden by the binding of the whole record from outside
+        return merge(part, sub.copy(binding=None, final=False), name)
+    return merge(sub, part, name)

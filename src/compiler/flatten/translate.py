@@ -46,6 +46,8 @@ def _colon(expr, env):
 
 def _unary(expr: ast.Unary, env):
     operand = translate(expr.operand, env)
+    if _has_record(operand):
+        return _overloaded(expr.op, (operand,), env, expr.span)
     if expr.op == "+":
         return operand
     if expr.op == "-" and type(operand) is flat.Const and not isinstance(operand.value, (bool, str)):
@@ -60,9 +62,9 @@ _RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>"})
 def _binary(expr: ast.Binary, env):
     left, right = translate(expr.left, env), translate(expr.right, env)
     op = expr.op
+    if _has_record(left) or _has_record(right):
+        return _overloaded(op, (left, right), env, expr.span)
     try:
-        if type(left) is RecordValue or type(right) is RecordValue:
-            raise ShapeError(f"'{op}' is not defined for records")
         if op in _ELEMENTWISE:
             scalar_op = _ELEMENTWISE[op]
             return values.elementwise2(lambda a, b: flat.Binary(scalar_op, a, b), left, right)
@@ -84,6 +86,32 @@ def _binary(expr: ast.Binary, env):
                          f"{values.shape(right)}")
     except ShapeError as error:
         raise FlattenError(str(error), expr.span) from None
+
+
+def _has_record(value) -> bool:
+    while type(value) is tuple and value:
+        value = value[0]
+    return type(value) is RecordValue
+
+
+def _overloaded(op: str, operands: tuple, env, span):
+    """An operator on records: the operator function of their class (MLS 14), element by
+    element for arrays of records combined with '+' or '-' or the element-wise operators."""
+    from compiler.flatten.calls import ModelCalls
+    from compiler.flatten.operators import overloaded_operator
+    calls = ModelCalls(env)
+    elementwise = op in ("+", "-", ".+", ".-", ".*", "./", ".^") or len(operands) == 1
+    if elementwise and any(type(item) is tuple for item in operands):
+        scalar_op = op[1:] if op.startswith(".") else op
+        if len(operands) == 1:
+            return values.elementwise(
+                lambda item: overloaded_operator(calls, scalar_op, (item,), span), operands[0])
+        try:
+            return values.elementwise2(
+                lambda a, b: overloaded_operator(calls, scalar_op, (a, b), span), *operands)
+        except ShapeError as error:
+            raise FlattenError(str(error), span) from None
+    return overloaded_operator(calls, op, operands, span)
 
 
 def _if(expr: ast.IfExpr, env):

@@ -31,6 +31,12 @@ _BINARY = {"+": "+", "-": "-", ".+": "+", ".-": "-", "/": "/", "./": "/", ".*": 
            ".^": "**", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "<>": "!="}
 
 
+def python_name(name: str) -> str:
+    """The Python identifier of a function variable (record leaves are ``c.re``, temporaries
+    ``$record1.re``)."""
+    return "v_" + name.replace(".", "_D_").replace("$", "_S_")
+
+
 class FunctionAssertion(SimulationError):
     """An ``assert`` inside a user function failed."""
 
@@ -122,7 +128,7 @@ class FunctionTable:
                                   "reference interpreter", function.span)
         translator = _Translator(self)
         body = translator.function_body(function)
-        params = ", ".join(f"v_{item.name}" for item in function.inputs)
+        params = ", ".join(python_name(item.name) for item in function.inputs)
         self.namespace[self.python_names[name]] = compile_function(
             self.python_names[name], params, body, self.namespace, shared=True)
         for callee in translator.callees:
@@ -135,10 +141,11 @@ class _Translator:
         self.callees: set = set()
 
     def function_body(self, function: flat.Function) -> list[str]:
-        lines = [f"v_{item.name} = _input(v_{item.name})" for item in function.inputs]
+        lines = [f"{python_name(item.name)} = _input({python_name(item.name)})"
+                 for item in function.inputs]
         for item in function.outputs + function.locals:
-            lines.append(f"v_{item.name} = {self._initial(item)}")
-        outputs = "(" + "".join(f"v_{item.name}, " for item in function.outputs) + ")"
+            lines.append(f"{python_name(item.name)} = {self._initial(item)}")
+        outputs = "(" + "".join(f"{python_name(item.name)}, " for item in function.outputs) + ")"
         self.outputs = outputs
         lines.extend(self.statements(function.algorithm))
         lines.append(f"return {outputs}")
@@ -173,7 +180,7 @@ class _Translator:
                         f"{self.expr(range_.step) if range_.step else 'None'}, "
                         f"{self.expr(range_.stop)})" if type(range_) is flat.RangeExpr
                         else self.expr(range_))
-            return [f"for v_{item.index} in {iterable}:"] + self._indented(item.body)
+            return [f"for {python_name(item.index)} in {iterable}:"] + self._indented(item.body)
         if kind is flat.WhileStatement:
             return [f"while {self.expr(item.condition)}:"] + self._indented(item.body)
         if kind is flat.Break:
@@ -205,7 +212,7 @@ class _Translator:
         if kind is flat.EnumConst:
             return repr(node.ordinal)
         if kind is flat.Var:
-            return f"v_{node.name}"
+            return python_name(node.name)
         if kind is flat.Index:
             return f"{self.expr(node.base)}[{', '.join(map(self._subscript, node.subscripts))}]"
         if kind is flat.Unary:
