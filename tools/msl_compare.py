@@ -21,11 +21,30 @@ MIN_RANGE = 1e-10          # a constant signal is compared to this absolute scal
 
 @dataclass(frozen=True)
 class Reference:
-    """A model's reference: the comparison signals and their values over time."""
+    """A model's reference: the comparison signals and their values over time, and the
+    experiment it was computed with (``creation.txt``: start, stop, interval, tolerance;
+    None where it does not say)."""
 
     signals: tuple[str, ...]
     time: np.ndarray
     values: dict[str, np.ndarray]
+    experiment: dict
+
+
+def _experiment(folder: Path) -> dict:
+    """``StartTime``/``StopTime``/``Interval``/``Tolerance`` of ``creation.txt``."""
+    settings = {}
+    path = folder / "creation.txt"
+    if not path.is_file():
+        return settings
+    for line in path.read_text(errors="replace").splitlines():
+        key, _, rest = line.partition("=")
+        if key.strip() in ("StartTime", "StopTime", "Interval", "Tolerance"):
+            try:
+                settings[key.strip()] = float(rest.split("//")[0].strip())
+            except ValueError:
+                pass
+    return settings
 
 
 @dataclass(frozen=True)
@@ -58,7 +77,8 @@ def read_reference(folder: Path) -> Reference:
         else header
     signals = tuple(signal for signal in signals if signal and signal != "time" and
                     signal in columns)
-    return Reference(signals, columns["time"], {signal: columns[signal] for signal in signals})
+    return Reference(signals, columns["time"], {signal: columns[signal] for signal in signals},
+                     _experiment(folder))
 
 
 def compare_signal(signal: str, ref_time: np.ndarray, ref_values: np.ndarray,

@@ -157,6 +157,12 @@ def _run(flat, name: str, reference_root, result: dict, timeout: float) -> None:
     folder = reference_folder(Path(reference_root), name) if reference_root else None
     if folder is not None:
         reference = read_reference(folder)
+        # compare like with like: the settings the reference was computed with
+        settings = reference.experiment
+        start = settings.get("StartTime", start)
+        stop = settings.get("StopTime", stop)
+        interval = settings.get("Interval", interval)
+        tolerance = settings.get("Tolerance", tolerance)
     with tempfile.TemporaryDirectory(prefix="msl-report-") as work:
         identifier = plain_identifier(flat.name)  # a bare FMU's component is named so
         fmu = fmu_from_flat(flat, Path(work) / f"{identifier}.fmu")

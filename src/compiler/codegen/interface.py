@@ -142,7 +142,8 @@ class _Builder:
     # ------------------------------------------------------------------ exposed variables
     def variables(self) -> list[Variable]:
         system = self.system
-        order = list(system.states) + list(self._derivative_names())
+        # a state may be the derivative of another state (der(phi) chosen as a state)
+        order = list(dict.fromkeys(list(system.states) + list(self._derivative_names())))
         listed = set(order)
         order += [item.name for item in system.variables if item.name not in listed]
         result = []
@@ -162,8 +163,8 @@ class _Builder:
         names = []
         for state, derivative in zip(self.system.states, self.system.derivatives):
             item = self.by_name[derivative]
-            names.append(derivative if item.kind == "derivative" and item.derivative_of == state
-                         else f"der({state})")
+            names.append(derivative if item.kind in ("derivative", "state") and
+                         item.derivative_of == state else f"der({state})")
         return names
 
     def _derivative_copy(self, name: str) -> Variable:
@@ -186,7 +187,7 @@ class _Builder:
             "output" if item.causality == "output" and not item.protected else "local"
         variability = "continuous" if type_ == "Float64" and item.kind != "discrete" else "discrete"
         start, initial = self._start(item)
-        derivative_of = item.derivative_of if item.kind == "derivative" and \
+        derivative_of = item.derivative_of if item.kind in ("derivative", "state") and \
             item.derivative_of in self.system.states and \
             self.system.derivatives[self.system.states.index(item.derivative_of)] == item.name \
             else None

@@ -91,12 +91,19 @@ def _evaluated(record, name: str, kind, ctx):
 
 
 def _state_select(record, ctx) -> str:
+    """The stateSelect literal of a variable; a parameter expression is evaluated (the
+    parameters it uses become structural: state selection happens at translation)."""
     value = attribute_value(record, "stateSelect")
     if value is None:
         return ""
+    span = record.mod.args["stateSelect"].binding.expr.span
+    try:
+        value = evaluate(value, ctx, structural=True)
+    except NotEvaluable as error:
+        raise FlattenError(f"stateSelect of '{record.name}' must be a parameter expression: "
+                           f"{error.reason}", span) from None
     if type(value) is not flat.EnumConst or value.type != "StateSelect":
-        raise FlattenError(f"stateSelect of '{record.name}' must be a StateSelect literal",
-                           record.mod.args["stateSelect"].binding.expr.span)
+        raise FlattenError(f"stateSelect of '{record.name}' must be a StateSelect value", span)
     return value.name
 
 
