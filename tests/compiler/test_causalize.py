@@ -330,11 +330,22 @@ def test_overdetermined_initialization_names_the_variables(failure):
 
 
 def test_underdetermined_initialization_names_the_variables(failure):
-    message = failure("model I\n  Real x(start = 1);\n  Real v(start = 0, fixed = true);\n"
-                      "equation\n  der(x) = v;\n  der(v) = -x;\nend I;\n")
-    assert message == ("Test.mo:2:3: under-determined initialization: nothing determines x, "
-                       "der(v) (1 equation for them: Test.mo:6:3: der(v) = -x); give start "
+    message = failure("model I\n  parameter Real k(fixed = false);\n"
+                      "  Real v(start = 0, fixed = true);\n"
+                      "equation\n  der(v) = -k*v;\nend I;\n")
+    assert message == ("Test.mo:2:3: under-determined initialization: nothing determines k, "
+                       "der(v) (1 equation for them: Test.mo:5:3: der(v) = -k * v); give start "
                        "values with fixed = true or initial equations")
+
+
+def test_underdetermined_states_start_from_their_start_values(flatten):
+    # x has a start value but not fixed: as other tools do, the initialization takes it
+    model = flatten("model I\n  Real x(start = 1);\n  Real v(start = 0, fixed = true);\n"
+                    "equation\n  der(x) = v;\n  der(v) = -x;\nend I;\n")
+    system = causalize(model)
+    initial = {block.var: to_text(block.value) for block in system.initial_blocks
+               if isinstance(block, Assignment)}
+    assert initial["x"] == "1.0" and initial["v"] == "0.0"
 
 
 def test_reinit_of_a_variable_that_is_not_a_state(failure):

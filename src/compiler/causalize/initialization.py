@@ -15,6 +15,7 @@ from dataclasses import replace
 from compiler.causalize.blocks import BlockBuilder
 from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Dae, DaeEquation
 from compiler.causalize.partition import is_latch, matchable
+from compiler.causalize.matching import maximum_matching
 from compiler.causalize.sort import sorted_blocks
 from compiler.causalize.statements import map_algorithm
 from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
@@ -48,9 +49,63 @@ def initialization_blocks(dae: Dae) -> list:
     builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()},
                            assignment_partials=False)
     spans = {name: item.span for name, item in init_table.items()}
-    return sorted_blocks(equations, unknowns,
-                         lambda equation, index: matchable(equation, init_table, index),
-                         builder, spans, "initialization", algorithms)
+    match = lambda equation, index: matchable(equation, init_table, index)  # noqa: E731
+    equations += _state_starts(dae, equations, unknowns, match, algorithms)
+    return sorted_blocks(equations, unknowns, match, builder, spans, "initialization",
+                         algorithms)
+
+
+def _state_starts(dae: Dae, equations: list, unknowns: list, match, algorithms) -> list:
+    """``x = start`` for the fewest states that leave an initialization under-determined (as
+    other tools complete it), states with a start value given before those without.
+
+    A maximum matching of the model's equations is extended by augmenting paths from
+    candidate start equations: one that augments it determines an unknown nothing else
+    could, so it is kept."""
+    computed = {name for block in algorithms for name in block.outputs}
+    free = [name for name in unknowns if name not in computed]
+    index = {name: j for j, name in enumerate(free)}
+    incidence = [match(equation, index) for equation in equations]
+    unknown_of, equation_of = maximum_matching(incidence, len(free))
+    if all(k >= 0 for k in equation_of):
+        return []
+    table = dae.table()
+    fixed = {name for name in dae.states if table[name].fixed}
+    candidates = sorted((name for name in dae.states if name in index and name not in fixed),
+                        key=lambda name: table[name].start is None)
+    added = []
+    for name in candidates:
+        if _augment(index[name], incidence, unknown_of, equation_of):
+            item = table[name]
+            start = item.start if item.start is not None else const(0.0, item.type)
+            added.append(DaeEquation(var(name, item.type), start, item.span,
+                                     note="start value (the initialization needs it)"))
+        if all(k >= 0 for k in equation_of):
+            break
+    return added
+
+
+def _augment(unknown: int, incidence: list, unknown_of: list, equation_of: list) -> bool:
+    """Whether the equation ``unknown = start`` extends the matching (it is then matched)."""
+    seen = set()
+    incidence.append([unknown])
+    unknown_of.append(-1)
+    new = len(incidence) - 1
+
+    def visit(k: int) -> bool:
+        for j in incidence[k]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if equation_of[j] < 0 or visit(equation_of[j]):
+                unknown_of[k], equation_of[j] = j, k
+                return True
+        return False
+    if visit(new):
+        return True
+    incidence.pop()
+    unknown_of.pop()
+    return False
 
 
 class _Rewriter:

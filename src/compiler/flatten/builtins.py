@@ -11,6 +11,7 @@ from compiler.flatten import values
 from compiler.flatten.calls import bind_arguments
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.values import RecordValue, ShapeError
+from compiler.lang import ast
 
 # Scalar functions kept for later stages, applied element by element; value: argument names.
 KEPT = {
@@ -22,7 +23,6 @@ KEPT = {
     "homotopy": ("actual", "simplified"), "semiLinear": ("x", "k1", "k2"),
 }
 UNSUPPORTED = {
-    "cardinality": "cardinality() is deprecated and not supported",
     "inStream": "stream connectors (inStream) are not supported",
     "actualStream": "stream connectors (actualStream) are not supported",
     "spatialDistribution": "spatialDistribution() is not supported",
@@ -307,6 +307,25 @@ def _cat(call, env):
         raise FlattenError(f"cat(): {error}", call.span) from None
 
 
+def _cardinality(call, env):
+    """How many connect equations name a connector (deprecated, MLS 3.7.4)."""
+    from compiler.flatten.names import resolve_elements
+    (connector,) = _arguments(call, ("c",), "cardinality")
+    if type(connector) is not ast.ComponentRef:
+        raise FlattenError("cardinality() needs a connector", call.span)
+    element = resolve_elements(connector, env)
+    if element is None:
+        return flat.Const(0)
+    if type(element) is tuple:
+        raise FlattenError("cardinality() needs a scalar connector", call.span)
+    return flat.Const(env.ctx.connections.cardinality(element))
+
+
+def _rooted(call, env):
+    from compiler.flatten.calls import graph_node_query
+    return graph_node_query("rooted", call, env)
+
+
 def _unsupported(message: str):
     def handler(call, env):
         raise FlattenError(message, call.span)
@@ -330,6 +349,6 @@ BUILTINS.update({
     "scalar": _array_function("scalar", ("A",), _scalar_of),
     "vector": _array_function("vector", ("A",), _vector),
     "matrix": _array_function("matrix", ("A",), _matrix),
-    "cat": _cat,
+    "cat": _cat, "cardinality": _cardinality, "rooted": _rooted,
 })
 BUILTINS.update({name: _unsupported(message) for name, message in UNSUPPORTED.items()})

@@ -37,7 +37,10 @@ def translate_call(call: ast.Call, env, whole=False):
     ``CallResult`` with every output (for ``(a, b) = f(x)``).
     """
     from compiler.flatten.builtins import BUILTINS
+    from compiler.flatten.connection_graph import graph_operator
     func = call.func
+    if graph_operator(call) is not None:
+        return _graph_query(call, env)
     if builtin_called(func, env):
         return BUILTINS[func.parts[0].name](call, env)
     entry = function_class(func, env)
@@ -47,6 +50,29 @@ def translate_call(call: ast.Call, env, whole=False):
     if info.kind in ("record", "operator record"):
         return _record_constructor(info, call, env)
     raise FlattenError(f"'{func.dotted}' is a {info.kind}, not a function", func.span)
+
+
+def _graph_query(call: ast.Call, env):
+    """``Connections.isRoot(A.R)`` and ``Connections.rooted(A.R)``: known from the spanning
+    trees of the model's overdetermined connection graph."""
+    from compiler.flatten.connection_graph import QUERY_OPERATORS, graph_operator
+    name = graph_operator(call)
+    if name not in QUERY_OPERATORS:
+        raise FlattenError(f"Connections.{name}() is an equation, not an expression", call.span)
+    if name == "uniqueRootIndices":
+        raise FlattenError("Connections.uniqueRootIndices() is not supported", call.span)
+    return graph_node_query(name, call, env)
+
+
+def graph_node_query(name: str, call: ast.Call, env):
+    from compiler.flatten.names import resolve_elements
+    if len(call.args) != 1 or call.named or type(call.args[0]) is not ast.ComponentRef:
+        raise FlattenError(f"{name}() needs one argument, an overdetermined record", call.span)
+    node = resolve_elements(call.args[0], env)
+    connections = env.ctx.connections
+    if name == "isRoot":
+        return flat.Const(connections.is_root(node))
+    return flat.Const(connections.rooted(node, call.span))
 
 
 # Built-in functions a class of the same name in scope may stand for (Modelica.ComplexMath.abs

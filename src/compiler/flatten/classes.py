@@ -22,7 +22,7 @@ BUILTIN_CLASSES = {name: ClassEntry(name, None, ast.ClassDef(name, "type", ast.C
                    for name in BUILTIN_SCALARS}
 BUILTIN_CLASSES.update({cls.name: ClassEntry(cls.name, None, cls) for cls in _PRELUDE.classes})
 _UNSUPPORTED_CLASSES = {"ExternalObject": "external objects", "Clock": "clocks (synchronous "
-                        "language elements)", "Connections": "overconstrained connectors"}
+                        "language elements)"}
 
 
 class Member:

@@ -48,13 +48,23 @@ class _Sets:
         return list(groups.values())
 
 
-def connection_equations(connects, all_flows) -> tuple[list, list]:
+def is_overdetermined(ctx, info) -> bool:
+    """Whether a class is an overdetermined record (it defines ``equalityConstraint``)."""
+    return info.kind in ("record", "operator record") and "equalityConstraint" in info.classes
+
+
+def connection_equations(connections, all_flows) -> tuple[list, list]:
     """Flat equations and their owners for all connects; ``all_flows`` lists every flow
-    variable of every connector (for the unconnected ones)."""
+    variable of every connector (for the unconnected ones). Where a connect is a broken edge
+    of the overdetermined connection graph, the ``equalityConstraint`` residues of its
+    records replace their equalities."""
     sets = _Sets()
-    for eq, env in connects:
-        _connect(eq, env, sets)
-    equations, owners = [], []
+    residues, residue_owners = [], []
+    for eq, env in connections.connects:
+        for residue in _connect(eq, env, sets, connections):
+            residues.append(residue)
+            residue_owners.append(env.instance.owner)
+    equations, owners = residues, residue_owners
     inside = set()
     for group in sets.groups():
         record, span, owner = sets.info[group[0]]
@@ -90,29 +100,72 @@ def _signed_sum(terms) -> flat.Expr:
     return total
 
 
-def _connect(eq: ast.EqConnect, env, sets: _Sets) -> None:
+def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
+    """Join the connection sets of one connect; returns its residue equations."""
     sides = []
     for ref in (eq.a, eq.b):
         elements = resolve_elements(ref, env)
         if elements is None:
-            return  # a conditional component that is disabled: the connect is dropped
+            return []  # a conditional component that is disabled: the connect is dropped
         sides.append((elements, _is_outside(ref, env)))
     (a, a_outside), (b, b_outside) = sides
     pairs = _element_pairs(a, b, eq)
     owner = env.instance.owner
+    residues = []
     for left, right in pairs:
         _check_connector(left, eq.a, eq)
         _check_connector(right, eq.b, eq)
         left_vars, right_vars = _primitives(left, ""), _primitives(right, "")
         _check_same_structure(left_vars, right_vars, eq)
+        broken = _broken_records(left, right, connections, env.ctx)
+        for node_a, node_b in broken:
+            residues.extend(_residues(node_a, node_b, env, eq))
+        cut = {id(record) for node, _ in broken for _, record in _primitives(node, "")}
         for (_, ra), (_, rb) in zip(left_vars, right_vars):
             _check_pair(ra, a_outside, rb, b_outside, eq)
-            if ra.variability in ("constant", "parameter"):
+            if ra.variability in ("constant", "parameter") or id(ra) in cut:
                 continue
             key_a, key_b = (ra.name, a_outside), (rb.name, b_outside)
             sets.add(key_a, ra, eq.span, owner)
             sets.add(key_b, rb, eq.span, owner)
             sets.union(key_a, key_b)
+    return residues
+
+
+def _broken_records(left, right, connections, ctx) -> list:
+    """The pairs of overdetermined records of two connected connectors whose edge the
+    spanning trees leave out."""
+    if type(left) is VarRecord or not connections.broken:
+        return []
+    from compiler.flatten.connection_graph import _overdetermined_pairs
+    return [(a, b) for a, b in _overdetermined_pairs(left, right,
+                                                     lambda info: is_overdetermined(ctx, info))
+            if connections.is_broken(a, b)]
+
+
+def _residues(node_a, node_b, env, eq) -> list:
+    """``0 = equalityConstraint(a, b)`` for a broken edge, one equation per residue."""
+    from compiler.flatten.calls import CallResult, ModelCalls
+    from compiler.flatten.functions import function_header
+    from compiler.flatten.names import element_value
+    from compiler.flatten.values import scalars
+    ctx = env.ctx
+    entry = node_a.info.classes["equalityConstraint"]
+    header = function_header(ctx, entry, eq.span)
+    if len(header.input_ports) < 2:
+        raise FlattenError(f"{header.name} needs two inputs", eq.span)
+    ports = {header.input_ports[0].name: element_value(node_a),
+             header.input_ports[1].name: element_value(node_b)}
+    value = ModelCalls(env).finish_call(header, ports, eq.span, whole=True)
+    if type(value) is CallResult:
+        size = 1
+        for dim in value.shapes[0]:
+            size *= dim
+        if size == 0:
+            return []
+        raise FlattenError(f"{header.name} of a broken connection must be inlinable (annotate "
+                           "it Inline = true)", eq.span)
+    return [flat.Equation(flat.Const(0.0), item, eq.span) for item in scalars(value)]
 
 
 def _is_outside(ref: ast.ComponentRef, env) -> bool:

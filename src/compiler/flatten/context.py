@@ -36,6 +36,7 @@ class Context:
     """The state of one flattening run."""
 
     def __init__(self, library):
+        from compiler.flatten.connection_graph import Connections  # (it needs instances)
         self.classes = Classes(library)
         self.variables: dict = {}          # flat name -> VarRecord, in creation order
         self.functions: dict = {}          # full name -> flat.Function
@@ -45,3 +46,4 @@ class Context:
         self.structural: set[str] = set()  # parameters whose value flattening used
         self.constants: dict = {}          # (id(scope), name) -> value of a package constant
         self.evaluating: set[str] = set()  # variables whose value is being computed (cycles)
+        self.connections = Connections()   # connects and the overdetermined connection graph

@@ -6,12 +6,13 @@ connections turned into equations, functions collected, the model's balance chec
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 from compiler import flat
 from compiler.flatten.algorithms import flatten_algorithm
 from compiler.flatten.balance import check_balance
-from compiler.flatten.connections import connection_equations
+from compiler.flatten.connections import connection_equations, is_overdetermined
 from compiler.flatten.context import Context, Env
 from compiler.flatten.equations import Collector, Where, count_equations, flatten_section
 from compiler.flatten.errors import FlattenError
@@ -48,12 +49,13 @@ def _flatten(library, name: str) -> flat.FlatModel:
     ctx = Context(library)
     entry, definition, top = _top_instance(ctx, library, name)
     instances, records = _walk(top)
+    ctx.connections.gather(instances, lambda info: is_overdetermined(ctx, info))
     collector = Collector()
     for instance in instances:
         _sections(instance, collector)
     bindings, binding_owners = _binding_equations(records, ctx)
     connected, connect_owners = connection_equations(
-        collector.connects, [record for record in records if record.flow])
+        ctx.connections, [record for record in records if record.flow])
     equations = bindings + collector.equations + connected
     owners = binding_owners + collector.owners + connect_owners
     algorithms = tuple(algorithm for algorithm, _, _ in collector.algorithms)
@@ -66,6 +68,10 @@ def _flatten(library, name: str) -> flat.FlatModel:
                                "not appear in der()", reinit.span)
     _check_balance(top, records, name, list(zip(equations, owners)), collector.algorithms)
     variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
+    # a variable's attributes may make a parameter declared before it structural
+    variables = tuple(dataclasses.replace(variable, structural=True)
+                      if not variable.structural and variable.name in ctx.structural
+                      else variable for variable in variables)
     experiment, documentation = annotation_info(ctx, entry, definition)
     functions = _used_functions(ctx.functions, (variables, equations,
                                                 collector.initial_equations, algorithms,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.calls import CallResult, translate_call
+from compiler.flatten.connection_graph import GRAPH_OPERATORS, graph_operator
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.exprtypes import check_same_type, is_parameter_expression
 from compiler.flatten.function_body import call_statement
@@ -27,7 +28,6 @@ class Collector:
         self.initial_equations: list = []
         self.algorithms: list = []         # (flat.Algorithm, owner, assigned names)
         self.initial_algorithms: list = []
-        self.connects: list = []           # (ast.EqConnect, Env)
 
     def add(self, items, owner) -> None:
         self.equations.extend(items)
@@ -52,7 +52,7 @@ class Where:
 
 
 def flatten_section(items, env, where: Where, collector: Collector) -> list:
-    """Flat equations of a list of AST equations (connects go to the collector)."""
+    """Flat equations of a list of AST equations (connects are gathered apart)."""
     result = []
     for item in items:
         result.extend(_equation(item, env, where, collector))
@@ -70,11 +70,9 @@ def _equation(eq, env, where: Where, collector: Collector) -> list:
     if kind is ast.EqWhen:
         return [_when(eq, env, where, collector)]
     if kind is ast.EqConnect:
-        if where.when or where.conditional:
-            raise FlattenError("connect cannot be used inside a when-equation or an if-equation "
-                               "whose condition is not a parameter expression", eq.span)
-        collector.connects.append((eq, env))
-        return []
+        return []  # gathered before the equations (connection_graph.Connections)
+    if graph_operator(eq.call) in GRAPH_OPERATORS:
+        return []  # likewise
     return _call_equation(eq.call, env, where, eq.span)
 
 

@@ -198,12 +198,42 @@ class FunctionScope:
     def _literal_range(self, node) -> tuple:
         from compiler.flatten.context import Env
         from compiler.flatten.evaluate import evaluate_structural
+        names = {ref.parts[0].name for ref in _references(node)}
+        if names & (set(self.info.members) | set(self.iterators)):
+            raise FlattenError("an array comprehension whose range depends on the function's "
+                               "variables must be assigned to a variable as a whole "
+                               "('x := {e for i in 1:n}')", node.span)
         value = evaluate_structural(node, Env(self.ctx, None, self.entry),
                                     "the range of an array comprehension in a function")
         if type(value) is not tuple:
             raise FlattenError("the range of an array comprehension must be an array",
                                node.span)
         return value
+
+    def _comprehension_loop(self, target, node: ast.Comprehension, span) -> list:
+        """``x := {e for i in a:b}`` as ``for i in a:b loop x[i - a + 1] := e; end for``."""
+        index = node.indices[0] if len(node.indices) == 1 else None
+        if index is None or index.range is None or type(index.range) is not ast.Range or \
+                index.range.step is not None:
+            raise FlattenError("an array comprehension assigned in a function needs one "
+                               "iterator over a range 'a:b'", node.span)
+        if type(target) is not flat.Var:
+            raise FlattenError("an array comprehension can only be assigned to a whole array "
+                               "variable", span)
+        start = self.expr(index.range.start)
+        range_ = flat.RangeExpr(start, None, self.expr(index.range.stop))
+        self.iterators.append(index.name)
+        before = len(self.hoisted)
+        try:
+            body = self.expr(node.expr)
+        finally:
+            self.iterators.pop()
+        hoisted = self.hoisted[before:]  # computed for each element, inside the loop
+        del self.hoisted[before:]
+        position = flat.Binary("+", flat.Binary("-", flat.Var(index.name), start),
+                               flat.Const(1))
+        return [flat.ForStatement(index.name, range_, tuple(hoisted) + (
+            flat.Assign(flat.Index(target, (position,)), body, span),), span)]
 
     def _is_local(self, name: str) -> bool:
         return name in self.info.members or name in self.iterators
@@ -455,6 +485,11 @@ class FunctionScope:
 
     def _assign(self, node: ast.Assign) -> list:
         target = self._target(node.target)
+        value_node = node.value
+        if type(value_node) is ast.ArrayCons and len(value_node.elements) == 1 and \
+                type(value_node.elements[0]) is ast.Comprehension and \
+                not self._literal_comprehension(value_node.elements[0]):
+            return self._comprehension_loop(target, value_node.elements[0], node.span)
         value = self.expr(node.value)
         if type(target) is flat.TupleExpr:
             if type(value) is RecordCall:
@@ -476,6 +511,11 @@ class FunctionScope:
             raise FlattenError("a record cannot be assigned to a variable that is not one",
                                node.span)
         return [flat.Assign(target, value, node.span)]
+
+    def _literal_comprehension(self, node: ast.Comprehension) -> bool:
+        names = {ref.parts[0].name for index in node.indices if index.range is not None
+                 for ref in _references(index.range)}
+        return not names & (set(self.info.members) | set(self.iterators))
 
     def _tuple_targets(self, target: flat.TupleExpr, call: flat.Call, span) -> flat.TupleExpr:
         """The flat targets of ``(a, b) := f(...)``: a record target stands for its leaves,
@@ -510,6 +550,25 @@ class FunctionScope:
         if name not in self.info.members:
             raise FlattenError(f"unknown variable '{name}' in function {self.name}", target.span)
         return self._ref(target)
+
+
+def _references(node):
+    """The component references inside an AST expression."""
+    from dataclasses import fields, is_dataclass
+    if type(node) is ast.ComponentRef:
+        yield node
+        for part in node.parts:
+            for subscript in part.subscripts:
+                yield from _references(subscript)
+        return
+    if type(node) is tuple:
+        for item in node:
+            yield from _references(item)
+        return
+    if is_dataclass(node):
+        for item in fields(node):
+            if item.name != "span":
+                yield from _references(getattr(node, item.name))
 
 
 def _check_attributes(decl: ast.Component) -> None:

@@ -99,9 +99,7 @@ def _translate_body(ctx, entry, info, scope, header, local_vars) -> None:
     statements = []
     for section, _scope in info.algorithms:
         statements.extend(statement_block(scope, section))
-    if not statements and header.external is None and \
-            any(var.default is None for var in header.outputs):
-        # (a function whose outputs are all bound by their declarations needs no algorithm)
+    if not info.algorithms and header.external is None:
         span = ctx.classes.definition(entry).span
         raise FlattenError(f"function {name} has neither an algorithm nor an external clause",
                            span)

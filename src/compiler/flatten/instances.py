@@ -84,10 +84,10 @@ class Instance:
     """An instance of a structured class (model, block, connector, record)."""
 
     __slots__ = ("ctx", "path", "info", "mod", "parent", "members", "variability", "causality",
-                 "protected", "top_interface", "decl", "_busy", "owner")
+                 "flow", "protected", "top_interface", "decl", "_busy", "owner")
 
     def __init__(self, ctx, path, info: ClassInfo, mod, parent, decl=None, variability="",
-                 causality="", protected=False):
+                 causality="", protected=False, flow=""):
         self.ctx = ctx
         self.path = path
         self.info = info
@@ -99,6 +99,7 @@ class Instance:
         # Prefixes of a record or connector component apply to its fields.
         self.variability = variability if interface else ""
         self.causality = causality if interface else ""
+        self.flow = flow if interface else ""  # ``flow Complex i``: its fields are flows
         self.protected = protected
         self._busy: set[str] = set()
         self.top_interface = parent is None or (
@@ -224,16 +225,17 @@ def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
     """Variability, causality, flow and protection, combined with the enclosing record's."""
     variability = _stronger(_stronger(decl.variability, info.variability), inst.variability)
     causality = decl.causality or info.causality or inst.causality
-    return variability, causality, decl.flow or info.flow, decl.protected or inst.protected
+    return (variability, causality, decl.flow or info.flow or inst.flow,
+            decl.protected or inst.protected)
 
 
 def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
     _check_not_recursive(inst, info, decl)
     _check_modified_names(info, mod, decl)
-    variability, causality, _, protected = _prefixes(inst, decl, info)
+    variability, causality, flow, protected = _prefixes(inst, decl, info)
     name = inst.prefixed(decl.name)
     elements = [Instance(inst.ctx, name + _index_text(index), info, indexed(mod, index), inst,
-                         decl, variability, causality, protected)
+                         decl, variability, causality, protected, flow)
                 for index in _indices(dims)]
     return Node(decl.name, dims, elements, False, decl)
 

@@ -1,0 +1,238 @@
+"""The constructs the Modelica Standard Library relies on, each in a small self-written model
+(msl_models/Constructs.mo), checked in the flat model and, where it computes something, in
+the compiled FMU against closed forms."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import simulate_fmu
+
+from compiler.api import flatten_model
+from compiler.errors import CompilerError
+from compiler.flat_text import equation_lines, variable_line
+
+CONSTRUCTS = Path(__file__).parent / "msl_models" / "Constructs.mo"
+
+
+def flat(model: str):
+    return flatten_model(CONSTRUCTS, f"Constructs.{model}", environ={})
+
+
+def equations(model) -> list[str]:
+    return [" ".join(line.strip() for line in equation_lines(item, 0))
+            for item in model.equations]
+
+
+def variables(model) -> dict[str, str]:
+    return {item.name: variable_line(item) for item in model.variables}
+
+
+def simulate(fmus, model: str, names, stop=1.0, kind="CoSimulation"):
+    fmu = fmus.build(CONSTRUCTS, f"Constructs.{model}")
+    return simulate_fmu(str(fmu), fmi_type=kind, stop_time=stop, output_interval=stop / 100,
+                        relative_tolerance=1e-8, output=list(names))
+
+
+# ------------------------------------------------------------------------- modifications
+def test_a_redeclared_component_keeps_the_modifiers_of_the_original_declaration():
+    model = flat("Redeclared.Circuit")
+    assert variables(model)["source.signalSource.startTime"] == \
+        "final parameter Real source.signalSource.startTime = source.startTime;"
+    assert variables(model)["source.signalSource.offset"] == \
+        "final parameter Real source.signalSource.offset = source.offset;"
+    assert variables(model)["source.signalSource.height"] == \
+        "final parameter Real source.signalSource.height = source.V;"
+
+
+@pytest.mark.slow
+def test_the_redeclared_step_switches_at_its_start_time(fmus):
+    # v = offset (1) before startTime (0.5), offset + V (3) after: x(1) = 0.5 + 1.5
+    result = simulate(fmus, "Redeclared.Circuit", ["x", "source.v"])
+    assert result["source.v"][result["time"] < 0.49] == pytest.approx(1.0)
+    assert result["source.v"][result["time"] > 0.51] == pytest.approx(3.0)
+    assert result["x"][-1] == pytest.approx(2.0, abs=1e-6)
+
+
+def test_a_record_bound_as_a_whole_keeps_the_own_binding_of_its_final_fields():
+    model = flat("RecordBindings.Machine")
+    lines = variables(model)
+    assert lines["friction.p.tauRef"] == \
+        "final parameter Real friction.p.tauRef = friction.p.PRef / friction.p.wRef;"
+    assert lines["friction.p.PRef"] == "final parameter Real friction.p.PRef = frictionParameters.PRef;"
+
+
+def test_a_binding_from_outside_overrides_a_field_modifier_of_the_declaration():
+    # Core declares coreParameters(m = 3); the machine binds the whole record
+    lines = variables(flat("RecordBindings.Machine"))
+    assert lines["core.coreParameters.m"] == \
+        "final parameter Integer core.coreParameters.m = statorCoreParameters.m;"
+
+
+def test_an_identical_element_declared_again_is_one_element():
+    model = flat("Duplicates.ZeroHold")
+    assert [item.name for item in model.variables] == ["y_start", "y"]
+    assert model.variables[0].description == "value before the first sample"
+
+
+def test_a_different_element_of_the_same_name_is_refused():
+    with pytest.raises(CompilerError) as caught:
+        flat("Duplicates.Different")
+    assert "duplicate declaration of 'y_start' in Constructs.Duplicates.Different" in str(caught.value)
+    assert "elements of the same name must be identical" in str(caught.value)
+    assert (caught.value.span.line, caught.value.span.col) == (94, 7)
+
+
+def test_a_modified_type_applies_to_every_element_of_an_array():
+    model = flat("Types.Phases")
+    assert [item.unit for item in model.variables if item.name.startswith("v[")] == ["V"] * 3
+    assert [item.start.value for item in model.variables if item.name.startswith("v[")] == [1.0] * 3
+
+
+def test_state_select_given_by_a_parameter_is_evaluated():
+    phi = next(item for item in flat("Types.Phases").variables if item.name == "phi")
+    assert phi.state_select == "prefer"
+    assert next(item for item in flat("Types.Phases").variables
+                if item.name == "stateSelect").structural
+
+
+# ----------------------------------------------------------------------------- functions
+def test_wrappers_of_built_ins_and_inline_functions_become_expressions():
+    model = flat("Inlined.Use")
+    lines = equations(model)
+    assert "s = sin(time);" in lines
+    # relations of an inlined function do not generate events (MLS 8.5)
+    assert "c = noEvent(if 3 * time > 1 then 1 else 3 * time);" in lines
+    # a loop over a known range and a branch on an unknown condition, worked out
+    polynomial = next(line for line in lines if line.startswith("p = "))
+    assert "noEvent(if " in polynomial and "time * time" in polynomial
+    assert "k = Constructs.Inlined.kept(time);" in lines
+    assert [item.name for item in model.functions] == ["Constructs.Inlined.kept"]
+
+
+def test_functions_decide_sizes_conditions_and_constant_arrays_while_flattening():
+    model = flat("Evaluated.Polyphase")
+    names = [item.name for item in model.variables]
+    assert [name for name in names if name.startswith("x[")] == ["x[1]", "x[2]"]
+    assert "z" in names and "z = 1;" in equations(model)
+    angles = [item.binding.value for item in model.variables if item.name.startswith("angle[")]
+    assert angles == pytest.approx([k * np.pi / 3 for k in range(6)])
+    assert equations(model)[2] == "y[1] = 0.0 * time;"
+    assert next(item for item in model.variables if item.name == "m").structural
+
+
+def test_a_function_whose_outputs_are_bound_needs_no_statements():
+    model = flat("Evaluated.Given")
+    assert model.functions[0].algorithm == ()
+    assert model.functions[0].outputs[0].default is not None
+
+
+def test_record_inputs_and_outputs_are_one_variable_per_field():
+    model = flat("RecordFunctions.UseRecords")
+    functions = {item.name.rsplit(".", 1)[1]: item for item in model.functions}
+    assert [var.name for var in functions["middle"].inputs] == [
+        "s.a.x", "s.a.y", "s.b.x", "s.b.y", "s.w"]
+    assert [var.name for var in functions["middle"].outputs] == ["p.x", "p.y"]
+    assert "(m.x, m.y) = Constructs.RecordFunctions.middle(s.a.x, s.a.y, s.b.x, s.b.y, s.w);" \
+        in equations(model)
+    # a record-valued call inside an expression is computed first, into a temporary
+    assert [var.name for var in functions["farther"].locals][2:] == [
+        "$record1.x", "$record1.y", "$record3.x", "$record3.y"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["CoSimulation", "ModelExchange"])
+def test_record_functions_compute_in_the_fmu(fmus, kind):
+    result = simulate(fmus, "RecordFunctions.UseRecords", ["l", "q.x", "q.y", "r"], kind=kind)
+    t = result["time"]
+    # s from (0, 0) to (t, 2t): length t*sqrt(5); q = 2*middle = (t, 2t);
+    # farther: 3*middle.y + length of (0,0)-(2t, 4t) = 3t + 2t*sqrt(5)
+    assert result["l"] == pytest.approx(t * np.sqrt(5), abs=1e-9)
+    assert result["q.x"] == pytest.approx(t, abs=1e-9)
+    assert result["q.y"] == pytest.approx(2 * t, abs=1e-9)
+    assert result["r"] == pytest.approx(3 * t + 2 * t * np.sqrt(5), abs=1e-9)
+
+
+def test_record_functions_in_the_reference_interpreter(fmus):
+    result = fmus.reference(CONSTRUCTS, "Constructs.RecordFunctions.UseRecords", interval=0.25)
+    assert result["r"][-1] == pytest.approx(3 + 2 * np.sqrt(5))
+
+
+def test_operator_records_call_their_operator_functions():
+    lines = equations(flat("Operators.Use"))
+    assert "c.re = a.re * b.re - a.im * b.im - a.re + 1;" in lines
+    # 2*a: the Integer converted by the constructor (im = 0)
+    assert "d.re = 2 * a.re - 0 * a.im - b.re;" in lines
+    assert "e.re = -a.re;" in lines
+    assert "same = noEvent(a.re == 1 and a.im == 2);" in lines
+    assert "(f.re, f.im) = Constructs.Operators.rotated(a.re, a.im, time);" in lines
+
+
+@pytest.mark.slow
+def test_operator_records_compute_in_the_fmu(fmus):
+    result = simulate(fmus, "Operators.Use", ["c.re", "c.im", "m", "f.re", "f.im"])
+    t = result["time"]
+    # a = 1 + 2j, b = t + 3j: c = a*b - a + 1 = (t - 6) + (1 + 2t)j; f = a*exp(j t)
+    assert result["c.re"] == pytest.approx(t - 6, abs=1e-9)
+    assert result["c.im"] == pytest.approx(1 + 2 * t, abs=1e-9)
+    assert result["m"] == pytest.approx(np.hypot(t - 6, 1 + 2 * t), abs=1e-9)
+    rotated = (1 + 2j) * np.exp(1j * t)
+    assert result["f.re"] == pytest.approx(rotated.real, abs=1e-9)
+    assert result["f.im"] == pytest.approx(rotated.imag, abs=1e-9)
+
+
+def test_an_operator_a_record_does_not_define_is_refused_with_its_place(flatten):
+    text = CONSTRUCTS.read_text().replace("Cplx e = -a;", "Cplx e = a/b;")
+    with pytest.raises(CompilerError) as caught:
+        flatten(text, "Constructs.Operators.Use")
+    assert "'/' is not defined for records of type Constructs.Operators.Cplx" in str(caught.value)
+
+
+# ------------------------------------------------------------------ connection graphs
+def test_a_loop_of_overdetermined_connectors_breaks_one_connect():
+    model = flat("Graph.Ring")
+    gamma = [line for line in equations(model) if "reference.gamma" in line and "der(" not in line]
+    # three branches inside the components, three of the four connects (r2.n-ground broken)
+    assert gamma[3:] == ["source.p.reference.gamma = r1.p.reference.gamma;",
+                         "r1.n.reference.gamma = r2.p.reference.gamma;",
+                         "ground.p.reference.gamma = source.n.reference.gamma;"]
+    assert "ground.isRoot = false;" in equations(model)
+    assert "groundConnections = 2;" in equations(model)
+
+
+def test_without_a_definite_root_the_potential_root_is_the_root():
+    lines = equations(flat("Graph.Floating"))
+    assert "ground.isRoot = true;" in lines
+    assert "ground.p.reference.gamma = 0;" in lines
+
+
+@pytest.mark.slow
+def test_the_ring_runs_with_its_reference_angles_equal(fmus):
+    result = simulate(fmus, "Graph.Ring", ["source.p.reference.gamma",
+                                           "ground.p.reference.gamma", "r1.p.i"])
+    t = result["time"]
+    assert result["source.p.reference.gamma"] == pytest.approx(3 * t, abs=1e-7)
+    assert result["ground.p.reference.gamma"] == pytest.approx(3 * t, abs=1e-7)
+    assert result["r1.p.i"] == pytest.approx(0.5, abs=1e-9)
+
+
+def test_a_connection_set_without_any_root_is_refused(flatten):
+    text = CONSTRUCTS.read_text().replace("Connections.potentialRoot(p.reference, 256);", "")
+    with pytest.raises(CompilerError) as caught:
+        flatten(text, "Constructs.Graph.Floating")
+    assert "has no root (Connections.root or potentialRoot)" in str(caught.value)
+
+
+def test_fields_of_a_flow_record_are_flow_variables():
+    lines = equations(flat("Flows.Circuit"))
+    assert "supply.port.f.b + load.port.f.b = 0.0;" in lines
+    assert "supply.port.e.b = load.port.e.b;" in lines
+
+
+@pytest.mark.slow
+def test_a_state_that_is_the_derivative_of_another_state(fmus):
+    result = simulate(fmus, "States.Drive", ["inertia.phi", "inertia.w"], kind="ModelExchange")
+    t = result["time"]
+    assert result["inertia.w"] == pytest.approx(1 - np.exp(-t), abs=1e-6)
+    assert result["inertia.phi"] == pytest.approx(t - 1 + np.exp(-t), abs=1e-6)
