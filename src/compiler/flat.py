@@ -278,11 +278,30 @@ class FunctionVar:
 
 @node
 class ExternalCall:
-    """``external "C" output = function(args)``; ``output`` is empty for a call without result."""
+    """``external "C" output = function(args)``; ``output`` is empty for a call without result.
+
+    From the annotation (MLS 12.9.4): ``include`` the C text of ``Include``, ``libraries``
+    the names of ``Library``, and the folders ``IncludeDirectory`` and ``LibraryDirectory``
+    resolved to absolute paths (those that exist)."""
     language: str
     function: str
     args: tuple[Expr, ...]
     output: str = ""
+    include: tuple[str, ...] = ()
+    libraries: tuple[str, ...] = ()
+    include_directories: tuple[str, ...] = ()
+    library_directories: tuple[str, ...] = ()
+
+
+@node
+class ExternalObject:
+    """A class that extends ``ExternalObject``: a variable of its type (``Variable.type`` and
+    ``FunctionVar.type`` are this ``name``) holds what ``constructor`` returned, until
+    ``destructor`` is called on it (both are functions of the model)."""
+    name: str
+    constructor: str
+    destructor: str
+    span: Optional[Span] = _span()
 
 
 @node
@@ -365,6 +384,7 @@ class FlatModel:
     description: str = ""
     documentation: str = ""
     span: Optional[Span] = _span()
+    external_objects: tuple[ExternalObject, ...] = ()
 
     def variable(self, name: str) -> Variable:
         """The variable called ``name`` (a linear search; build a dict for many look-ups)."""

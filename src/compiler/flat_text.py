@@ -174,8 +174,15 @@ def function_text(function: flat.Function) -> list[str]:
     if function.external is not None:
         ext = function.external
         call = f"{ext.function}({', '.join(map(expr_text, ext.args))})"
+        annotation = []
+        for key, values in (("Include", ext.include), ("Library", ext.libraries),
+                            ("IncludeDirectory", ext.include_directories),
+                            ("LibraryDirectory", ext.library_directories)):
+            if values:
+                annotation.append(f"{key} = {{{', '.join(map(encode_string, values))}}}")
+        annotation_text = f" annotation({', '.join(annotation)})" if annotation else ""
         lines.append(f'{INDENT}external {encode_string(ext.language)} '
-                     f'{ext.output + " = " if ext.output else ""}{call};')
+                     f'{ext.output + " = " if ext.output else ""}{call}{annotation_text};')
     return lines + [f"end {function.name};"]
 
 
@@ -191,6 +198,9 @@ def model_text(model: flat.FlatModel) -> str:
     lines = []
     for enumeration in model.enumerations:
         lines.append(f"type {enumeration.name} = enumeration({', '.join(enumeration.literals)});")
+    for item in model.external_objects:
+        lines.append(f"class {item.name} extends ExternalObject (constructor {item.constructor}, "
+                     f"destructor {item.destructor}); end {item.name};")
     for function in model.functions:
         lines.extend(function_text(function))
         lines.append("")

@@ -188,6 +188,29 @@ class Library:
         self._roots[name] = entry
         return entry
 
+    def resolve_uri(self, uri: str) -> Path | None:
+        """The file or folder of a ``modelica://Package.Class/path`` URI (MLS 13.5), or None
+        when its class is not on the path; a ``file://`` URI is its path."""
+        if uri.startswith("file://"):
+            return Path(uri[len("file://"):])
+        if not uri.startswith("modelica://"):
+            return None
+        host, _, rest = uri[len("modelica://"):].partition("/")
+        entry = self.lookup(host)
+        if entry is None:
+            return None
+        base = entry
+        while base.directory is None and base.parent is not None:
+            base = base.parent
+        if base.directory is not None:
+            folder = base.directory
+        else:
+            span = base.definition.span
+            if span is None:
+                return None
+            folder = Path(span.file).parent
+        return folder / rest if rest else folder
+
     def lookup(self, dotted: str) -> ClassEntry | None:
         parts = dotted.split(".")
         entry = self.root(parts[0])

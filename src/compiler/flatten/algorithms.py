@@ -56,7 +56,7 @@ def _statement(node, state: _State) -> list:
                 raise FlattenError("reinit() is only allowed inside a when-clause", node.span)
             return reinit(node.call, env, node.span)
         return [call_statement(node.call, lambda item: translate(item, env), node.span,
-                               "an algorithm")]
+                               "an algorithm", lambda call: translate_call(call, env, "statement"))]
     if kind is ast.IfStmt:
         branches = tuple((_scalar_condition(condition, env), _block(body, state))
                          for condition, body in node.branches)

@@ -183,9 +183,11 @@ def _count(dims: tuple) -> int:
 
 
 def _fill(call, env):
+    from compiler.flatten.translate import translate
     if not call.args:
         raise FlattenError("fill() needs a value and at least one size", call.span)
-    return _filled(_value(call.args[0], env), _dims_args(call, env, 1, "fill"))
+    # (a record value may fill an array too: fill(Complex(0), m))
+    return _filled(translate(call.args[0], env), _dims_args(call, env, 1, "fill"))
 
 
 def _constant_fill(value: int, function: str):

@@ -34,7 +34,8 @@ def translate_call(call: ast.Call, env, whole=False):
 
     ``whole=True``: the call is a whole side of an equation, so a function whose first output
     is an array gives a ``CallResult``; ``whole="all"``: a user function call always gives a
-    ``CallResult`` with every output (for ``(a, b) = f(x)``).
+    ``CallResult`` with every output (for ``(a, b) = f(x)``); ``whole="statement"``: the call
+    stands alone, its value (if any) unused.
     """
     from compiler.flatten.builtins import BUILTINS
     from compiler.flatten.connection_graph import graph_operator
@@ -49,6 +50,12 @@ def translate_call(call: ast.Call, env, whole=False):
         return _user_call(entry, info, call, env, whole)
     if info.kind in ("record", "operator record"):
         return _record_constructor(info, call, env)
+    if info.external_object:
+        # ``Table(args)`` calls the external object's constructor (MLS 12.9.7)
+        from compiler.flatten.instances import register_external_object
+        register_external_object(env.ctx, info, call.span)
+        constructor = info.classes["constructor"]
+        return _user_call(constructor, env.ctx.classes.expand(constructor), call, env, whole)
     raise FlattenError(f"'{func.dotted}' is a {info.kind}, not a function", func.span)
 
 
@@ -162,6 +169,8 @@ class ModelCalls:
                 return port_value(self.ctx, header.output_ports[0], outputs, split_arrays=True)
         result = flat.Call(header.name, tuple(_argument_expr(arguments[var.name], span)
                                               for var in header.inputs))
+        if whole == "statement":
+            return result  # its value, if any, is not used
         if not header.outputs:
             raise FlattenError(f"function {header.name} has no output, so it has no value",
                                span)

@@ -21,8 +21,12 @@ type AssertionLevel = enumeration(warning, error);
 BUILTIN_CLASSES = {name: ClassEntry(name, None, ast.ClassDef(name, "type", ast.Composition()))
                    for name in BUILTIN_SCALARS}
 BUILTIN_CLASSES.update({cls.name: ClassEntry(cls.name, None, cls) for cls in _PRELUDE.classes})
-_UNSUPPORTED_CLASSES = {"ExternalObject": "external objects", "Clock": "clocks (synchronous "
-                        "language elements)"}
+# the base of external object classes (MLS 12.9.7): its extensions hold a constructor and a
+# destructor, and their variables are handles of what the constructor made
+EXTERNAL_OBJECT = ClassEntry("ExternalObject", None,
+                             ast.ClassDef("ExternalObject", "class", ast.Composition()))
+BUILTIN_CLASSES["ExternalObject"] = EXTERNAL_OBJECT
+_UNSUPPORTED_CLASSES = {"Clock": "clocks (synchronous language elements)"}
 
 
 class Member:
@@ -46,7 +50,8 @@ class ClassInfo:
 
     __slots__ = ("entry", "kind", "partial", "builtin", "literals", "members", "classes",
                  "equations", "initial_equations", "algorithms", "initial_algorithms",
-                 "type_layers", "dims", "flow", "variability", "causality", "composition")
+                 "type_layers", "dims", "flow", "variability", "causality", "composition",
+                 "external_object")
 
     def __init__(self, entry: ClassEntry, definition: ast.ClassDef):
         self.entry = entry
@@ -64,6 +69,7 @@ class ClassInfo:
         self.dims: tuple = ()          # (expression, scope) from short class definitions
         self.flow = self.variability = self.causality = ""
         self.composition = definition.body if isinstance(definition.body, ast.Composition) else None
+        self.external_object = False  # extends ExternalObject
 
     @property
     def name(self) -> str:
@@ -71,7 +77,7 @@ class ClassInfo:
 
     @property
     def is_structured(self) -> bool:
-        return self.builtin is None
+        return self.builtin is None and not self.external_object
 
 
 class Classes:
@@ -171,6 +177,8 @@ class Classes:
             info.variability = info.variability or base.variability
             info.causality = info.causality or base.causality
             return
+        if base.entry is EXTERNAL_OBJECT or base.external_object:
+            info.external_object = True
         per_member = _split_arguments(modification)
         for name, redeclared in per_member.pop(None, {}).items():
             self._redeclare_class(info, base, name, redeclared, scope)

@@ -43,6 +43,7 @@ class Context:
         self.function_headers: dict = {}   # full name -> FunctionHeader (set before the body)
         self.function_table = None         # the functions as Python, to evaluate calls
         self.enumerations: dict = {}       # full name -> flat.Enumeration
+        self.external_objects: dict = {}   # full name -> flat.ExternalObject
         self.structural: set[str] = set()  # parameters whose value flattening used
         self.constants: dict = {}          # (id(scope), name) -> value of a package constant
         self.evaluating: set[str] = set()  # variables whose value is being computed (cycles)

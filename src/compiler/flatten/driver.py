@@ -73,13 +73,16 @@ def _flatten(library, name: str) -> flat.FlatModel:
                       if not variable.structural and variable.name in ctx.structural
                       else variable for variable in variables)
     experiment, documentation = annotation_info(ctx, entry, definition)
+    external_objects = tuple(ctx.external_objects.values())
     functions = _used_functions(ctx.functions, (variables, equations,
                                                 collector.initial_equations, algorithms,
-                                                initial_algorithms))
+                                                initial_algorithms, [
+                                                    flat.Call(name, ()) for item in external_objects
+                                                    for name in (item.constructor, item.destructor)]))
     return flat.FlatModel(
         name, variables, tuple(equations), tuple(collector.initial_equations), algorithms,
         initial_algorithms, functions, tuple(ctx.enumerations.values()),
-        experiment, definition.description, documentation, definition.span)
+        experiment, definition.description, documentation, definition.span, external_objects)
 
 
 def _used_functions(functions: dict, model_parts) -> tuple:

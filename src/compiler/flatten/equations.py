@@ -184,7 +184,8 @@ def _call_equation(call: ast.Call, env, where: Where, span) -> list:
         if not where.when:
             raise FlattenError("reinit() is only allowed inside a when-clause", span)
         return reinit(call, env, span)
-    return [call_statement(call, lambda node: translate(node, env), span, "an equation")]
+    return [call_statement(call, lambda node: translate(node, env), span, "an equation",
+                           lambda node: translate_call(node, env, "statement"))]
 
 
 def reinit(call: ast.Call, env, span) -> list:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
-from compiler.flatten.values import RecordValue
+from compiler.flatten.values import RecordValue, ShapeError, if_value
 from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
@@ -72,7 +72,10 @@ class FunctionScope:
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
             self.ctx.classes.lookup_class(decl.type_name, self.entry, decl.span), decl.span)
-        if info.is_structured and info.kind not in ("record", "operator record"):
+        if info.external_object:
+            from compiler.flatten.instances import register_external_object
+            register_external_object(self.ctx, info, decl.span)
+        elif info.is_structured and info.kind not in ("record", "operator record"):
             raise FlattenError(f"variable '{decl.name}' of function {self.name} has type "
                                f"{info.kind} {info.name}: only Real, Integer, Boolean, String, "
                                "enumeration and record variables are supported in functions",
@@ -91,7 +94,8 @@ class FunctionScope:
             default = None
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
-            type_name = info.name if info.builtin == "enumeration" else info.builtin
+            type_name = info.name if info.builtin == "enumeration" or info.external_object \
+                else info.builtin
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)
@@ -155,10 +159,10 @@ class FunctionScope:
             result = self.expr(node.else_)
             for condition, value in reversed(node.branches):
                 then = self.expr(value)
-                if type(then) is RecordValue or type(result) is RecordValue:
-                    result = _record_if(self.expr(condition), then, result, node.span)
-                else:
-                    result = flat.IfExpr(self.expr(condition), then, result)
+                try:
+                    result = if_value(self.expr(condition), then, result)
+                except ShapeError as error:
+                    raise FlattenError(str(error), node.span) from None
             return result
         if kind is ast.Range:
             step = self.expr(node.step) if node.step is not None else None
@@ -622,17 +626,6 @@ def _record_pairs(target: RecordValue, value: RecordValue, span) -> list:
     return pairs
 
 
-def _record_if(condition, then, else_, span) -> RecordValue:
-    if type(then) is not RecordValue or type(else_) is not RecordValue:
-        raise FlattenError("both branches of this if-expression must be records", span)
-    fields = {}
-    for name, item in then.fields.items():
-        other = else_.fields[name]
-        fields[name] = (_record_if(condition, item, other, span) if type(item) is RecordValue
-                        else flat.IfExpr(condition, item, other))
-    return RecordValue(then.type, fields)
-
-
 def _as_expr(value):
     from compiler.flatten.values import to_expr
     return to_expr(value)
@@ -652,8 +645,10 @@ def statement_block(scope: FunctionScope, statements) -> tuple:
     return tuple(item for node in statements for item in scope.statement(node))
 
 
-def call_statement(call: ast.Call, translate, span, where: str):
-    """``assert``/``terminate``/other calls used as statements or equations (scalar args)."""
+def call_statement(call: ast.Call, translate, span, where: str, statement_call=None):
+    """``assert``/``terminate``/other calls used as statements or equations (scalar args);
+    ``statement_call(call)`` translates a function call whose value is not used (a function
+    without outputs may be called so)."""
     from compiler.flatten.calls import bind_arguments
     name = call.func.dotted if not call.func.is_global else ""
     if name == "assert":
@@ -676,7 +671,7 @@ def call_statement(call: ast.Call, translate, span, where: str):
         return flat.Terminate(translate(message), span)
     if name == "reinit":
         raise FlattenError(f"reinit() is only allowed inside a when-clause (in {where})", span)
-    value = translate(call)
+    value = (statement_call or translate)(call)
     if type(value) is RecordCall:
         value = value.call
     if type(value) is not flat.Call:

@@ -75,16 +75,60 @@ def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
     if any(port.record is not None for port in ports["input"] + ports["output"]):
         raise FlattenError("records as arguments of external functions are not supported",
                            clause.span)
+    linkage = _linkage(scope, clause)
     if clause.function:
         args = tuple(scope.expr(arg) for arg in clause.args)
         output = clause.output.parts[0].name if clause.output is not None else ""
-        return flat.ExternalCall(language, clause.function, args, output)
+        return flat.ExternalCall(language, clause.function, args, output, **linkage)
     outputs = ports["output"]
     if len(outputs) > 1:
         raise FlattenError("an external function with several outputs needs an explicit call",
                            clause.span)
     args = tuple(flat.Var(port.name) for port in ports["input"])
-    return flat.ExternalCall(language, scope.entry.name, args, outputs[0].name if outputs else "")
+    return flat.ExternalCall(language, scope.entry.name, args, outputs[0].name if outputs else "",
+                             **linkage)
+
+
+def _linkage(scope: FunctionScope, clause) -> dict:
+    """``Include``, ``Library``, ``IncludeDirectory`` and ``LibraryDirectory`` of an external
+    function (its clause's annotation, else the function's), the folders resolved; without
+    them the defaults ``modelica://<top>/Resources/Include`` and ``.../Library`` (MLS
+    12.9.4), where they exist."""
+    library = scope.ctx.classes.library
+    settings = {}
+    definition = scope.ctx.classes.definition(scope.entry)
+    body = definition.body
+    for annotation in (clause.annotation, body.annotation if isinstance(body, ast.Composition)
+                       else None):
+        for key in ("Include", "Library", "IncludeDirectory", "LibraryDirectory"):
+            if key not in settings:
+                strings = _annotation_strings(annotation, key)
+                if strings is not None:
+                    settings[key] = strings
+    top = scope.entry
+    while top.parent is not None:
+        top = top.parent
+
+    def folders(key: str, default: str) -> tuple:
+        uris = settings.get(key) or (f"modelica://{top.name}/Resources/{default}",)
+        found = [library.resolve_uri(uri) for uri in uris]
+        return tuple(str(path) for path in found if path is not None and path.is_dir())
+    return {"include": settings.get("Include", ()), "libraries": settings.get("Library", ()),
+            "include_directories": folders("IncludeDirectory", "Include"),
+            "library_directories": folders("LibraryDirectory", "Library")}
+
+
+def _annotation_strings(annotation, key: str):
+    """The string (or array of strings) ``key`` of an annotation, as a tuple; None if absent."""
+    if annotation is None:
+        return None
+    for argument in annotation.arguments:
+        if isinstance(argument, ast.ElementMod) and argument.name == (key,) and \
+                argument.modification is not None:
+            value = argument.modification.binding
+            items = value.elements if isinstance(value, ast.ArrayCons) else (value,)
+            return tuple(item.value for item in items if isinstance(item, ast.StrLit))
+    return None
 
 
 def _translate_body(ctx, entry, info, scope, header, local_vars) -> None:

@@ -47,7 +47,8 @@ class VarRecord:
                  decl, env, owner, interface):
         self.name = name
         self.info = info
-        self.type = info.name if info.builtin == "enumeration" else info.builtin
+        self.type = info.name if info.builtin == "enumeration" or info.external_object \
+            else info.builtin
         self.variability = variability  # "constant", "parameter", "discrete" or ""
         self.causality = causality      # "input", "output" or "" as declared
         self.flow = flow
@@ -266,7 +267,28 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
         elements.append(record)
     if info.builtin == "enumeration":
         names.register_enumeration(ctx, info)
+    if info.external_object:
+        register_external_object(ctx, info, decl.span)
     return Node(decl.name, dims, elements, True, decl)
+
+
+def register_external_object(ctx, info: ClassInfo, span) -> None:
+    """Record an external object class the model uses, with its two functions."""
+    from compiler import flat
+    from compiler.flatten.functions import function_header
+    if info.name in ctx.external_objects:
+        return
+    ctx.external_objects[info.name] = None  # its functions use the class: known from now
+    functions = {}
+    for role in ("constructor", "destructor"):
+        entry = info.classes.get(role)
+        if entry is None:
+            raise FlattenError(f"external object class {info.name} has no {role} function",
+                               span)
+        functions[role] = function_header(ctx, entry, span).name
+    ctx.external_objects[info.name] = flat.ExternalObject(
+        info.name, functions["constructor"], functions["destructor"],
+        ctx.classes.definition(info.entry).span)
 
 
 def _each(mod):
@@ -355,7 +377,7 @@ def _check_modified_names(info: ClassInfo, mod, decl) -> None:
 def _check_attributes(info: ClassInfo, mod) -> None:
     if mod is None:
         return
-    allowed = ATTRIBUTES[info.builtin]
+    allowed = () if info.external_object else ATTRIBUTES[info.builtin]
     for name, sub in mod.args.items():
         if name not in allowed:
             raise FlattenError(f"'{name}' is not an attribute of {info.builtin} "

@@ -140,7 +140,10 @@ def _if(expr: ast.IfExpr, env):
     for (condition, _), value in reversed(list(zip(branches, results[:-1]))):
         if type(condition) is tuple:
             raise FlattenError("the condition of an if-expression must be a scalar", expr.span)
-        result = values.elementwise2(lambda a, b, c=condition: flat.IfExpr(c, a, b), value, result)
+        try:
+            result = values.if_value(condition, value, result)
+        except ShapeError as error:
+            raise FlattenError(str(error), expr.span) from None
     return result
 
 

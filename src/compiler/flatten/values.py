@@ -79,6 +79,22 @@ def elementwise2(function, left, right):
     return function(left, right)
 
 
+def if_value(condition, then, else_):
+    """``if condition then then else else_`` element by element over arrays and field by
+    field over records (both branches of the same shape and record type)."""
+    if type(then) is RecordValue or type(else_) is RecordValue:
+        if type(then) is not RecordValue or type(else_) is not RecordValue or \
+                then.fields.keys() != else_.fields.keys():
+            raise ShapeError("the branches of an if-expression are not records of one type")
+        return RecordValue(then.type, {name: if_value(condition, item, else_.fields[name])
+                                       for name, item in then.fields.items()})
+    if type(then) is tuple or type(else_) is tuple:
+        if type(then) is not tuple or type(else_) is not tuple or len(then) != len(else_):
+            raise ShapeError("the branches of an if-expression differ in size")
+        return tuple(if_value(condition, a, b) for a, b in zip(then, else_))
+    return flat.IfExpr(condition, then, else_)
+
+
 def select(value, path: tuple):
     """The part of ``value`` that ``path`` picks: 1-based indices and record field names."""
     for key in path:
