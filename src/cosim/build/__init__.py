@@ -30,8 +30,8 @@ from cosim.build.expr import (
     atan2, call, cat, ceil, change, cos, cosh, cross, delay, der, diagonal, div, edge, exp,
     fill, floor, homotopy, identity, if_, initial, integer, irange, linspace, lit, log, log10,
     matrix, max_, min_, mod, name, ndims, noEvent, ones, pre, product, rem, sample,
-    scalar, sign, sin, sinh, size, smooth, sqrt, string, sum_, tan, tanh, terminal, transpose,
-    vector, zeros,
+    scalar, sign, sin, sinh, size, smooth, sqrt, string, sum_, tan, tanh, terminal, time,
+    transpose, vector, zeros,
 )
 from cosim.build.load import flatten_class, library_of, load_class, modelica_text
 
@@ -42,6 +42,6 @@ __all__ = [
     "replaceable", "each", "modify", "placement", "connect", "For", "If", "When", "While",
     "Break", "Return", "reinit", "assert_", "terminate", "assign", "Expr", "if_", "irange",
     "array", "matrix", "lit", "call", "name", "StateSelect", "AssertionLevel", "Modelica",
-    "BuildError", "stored_definition", "flatten_class", "library_of", "load_class",
+    "time", "BuildError", "stored_definition", "flatten_class", "library_of", "load_class",
     "modelica_text", *BUILTINS,
 ]

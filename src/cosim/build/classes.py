@@ -103,7 +103,7 @@ class ModelClass(type):
                 continue
             if any(isinstance(base, LibraryClass) for base, _ in info.bases):
                 return None
-            elements.update((key, value._type) for key, value in info.members
+            elements.update((value._name, value._type) for _, value in info.members
                             if isinstance(value, Declaration))
         return elements
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from compiler.lang import ast
 from cosim.build.errors import BuildError, caller_span
 from cosim.build.expr import Expr, Operand, as_node, member, reference, subscripted
-from cosim.build.names import check_identifier
+from cosim.build.names import check_identifier, modelica_name
 
 NO_BINDING = None
 # keyword arguments of a declaration that are not modifiers
@@ -72,7 +72,8 @@ class Declaration(Operand):
     _span: object = None
     _name: str | None = None   # set once, by __set_name__ when the class is made
 
-    def __set_name__(self, owner, name: str) -> None:
+    def __set_name__(self, owner, attribute: str) -> None:
+        name = modelica_name(attribute)
         if self._name is not None and self._name != name:
             raise BuildError(f"one declaration assigned to two names ('{self._name}' and "
                              f"'{name}'): declare each element on its own", self._span)
@@ -259,7 +260,7 @@ def _argument(key: str, value, span) -> ast.ElementMod:
         is_each = is_each or type(value) is Each
         is_final = is_final or type(value) is Final
         value = value.value
-    check_identifier(key, "modifier", span)
+    key = check_identifier(modelica_name(key), "modifier", span)
     if type(value) is Mod:
         inner_mod = modification(value.binding, value.modifiers, span)
     elif type(value) is dict:

@@ -55,7 +55,7 @@ def _packages(definitions: dict) -> tuple[ast.ClassDef, ...]:
     package b``), checking that no two classes share a full name."""
     tree: dict = {}
     seen: dict[tuple, type] = {}
-    for cls, definition in definitions.items():
+    for cls, definition in sorted(definitions.items(), key=lambda item: _place(item[0])):
         name = full_name(cls)
         if name in seen:
             other = seen[name]
@@ -70,6 +70,12 @@ def _packages(definitions: dict) -> tuple[ast.ClassDef, ...]:
                                  _span_of(cls))
         node[name[-1]] = definition
     return tuple(_package_nodes(tree))
+
+
+def _place(cls) -> tuple:
+    """Source order: classes appear in their packages as in their files."""
+    span = _span_of(cls)
+    return (span.file, span.line, span.col) if span is not None else ("", 0, 0)
 
 
 def _package_nodes(tree: dict):
@@ -95,9 +101,9 @@ class _Emitter:
         resolve = _Resolver(cls, self._used)
         elements = [self._extends(base, modifiers, resolve, info.span)
                     for base, modifiers in info.bases]
-        for key, value in info.members:
+        for _, value in info.members:
             if isinstance(value, Declaration):
-                elements.append(self._component(key, value, resolve))
+                elements.append(self._component(value._name, value, resolve))
             else:
                 elements.append(self.class_def(value))
         sections = {field: self._section(cls, method, convert, resolve)
@@ -205,7 +211,8 @@ def _visible_names(scope) -> frozenset:
         for klass in cls.__mro__:
             info = klass.__dict__.get("__modelica_info__")
             if info is not None:
-                names.update(key for key, _ in info.members)
+                names.update(value._name if isinstance(value, Declaration) else key
+                             for key, value in info.members)
         cls = cls.__dict__.get("__modelica_parent__")
     outermost = _outermost(scope)
     package = module_package(outermost, _span_of(outermost))

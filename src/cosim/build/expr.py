@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from compiler.lang import ast
 from cosim.build.errors import BuildError, caller_span
+from cosim.build.names import modelica_name
 
 _TRUTH = ("a model expression has no truth value: Python's 'and', 'or', 'not', 'if' and "
           "chained comparisons (a < b < c) need one; use &, |, ~, if_() and parenthesize "
@@ -160,6 +161,7 @@ def member(ref: Expr, name: str) -> Expr:
     if type(node) is not ast.ComponentRef:
         raise BuildError(f"'.{name}' applies to a reference, not to an expression",
                          caller_span())
+    name = modelica_name(name)
     element_type = _member_type(ref._of, name)
     span = caller_span()
     return Expr(ast.ComponentRef(node.parts + (ast.RefPart(name, (), span),), node.is_global,
@@ -228,6 +230,7 @@ def name(dotted: str) -> Expr:
     return Expr(Names(*dotted.split(".")).__modelica_node__())
 
 
+time = Expr(ast.ComponentRef((ast.RefPart("time"),)))  # the independent variable
 StateSelect = Names("StateSelect")
 AssertionLevel = Names("AssertionLevel")
 Modelica = Names("Modelica")

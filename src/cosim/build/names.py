@@ -7,6 +7,7 @@ the names of the classes it is nested in, then its own.
 """
 from __future__ import annotations
 
+import keyword
 import re
 import sys
 
@@ -15,6 +16,14 @@ from cosim.build.errors import BuildError
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 PACKAGE_ATTRIBUTE = "__modelica_package__"
+
+
+def modelica_name(python_name: str) -> str:
+    """The Modelica name of a Python attribute: a trailing _ after a Python keyword goes
+    (``lambda_`` is ``lambda``), as PEP 8 spells such names."""
+    if python_name.endswith("_") and keyword.iskeyword(python_name[:-1]):
+        return python_name[:-1]
+    return python_name
 
 
 def check_identifier(name: str, what: str, span) -> str:
