@@ -47,7 +47,12 @@ class ModelClass(type):
         if unknown:
             raise BuildError(f"class {name}: unknown option(s) {', '.join(unknown)} (known: "
                              f"{', '.join(CLASS_OPTIONS)})", span)
-        cls = super().__new__(mcls, name, bases, dict(namespace))
+        try:
+            cls = super().__new__(mcls, name, bases, dict(namespace))
+        except RuntimeError as error:  # Python 3.11 wraps errors of __set_name__
+            if isinstance(error.__cause__, BuildError):
+                raise error.__cause__ from None
+            raise
         if root is not None:
             cls.__modelica_root__ = root
             cls.__modelica_info__ = None
