@@ -7,14 +7,16 @@ full (``Electrical.Resistor``); with a leading dot where the first part would be
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import fields, is_dataclass, replace
+from types import MethodType
 
 from compiler.errors import Span
 from compiler.lang import ast
 from cosim.build.classes import LibraryClass, ModelClass, is_model_class
 from cosim.build.clauses import to_equation, to_statement
 from cosim.build.declarations import Declaration, PrimitiveType, annotation, modification
-from cosim.build.errors import BuildError, from_python
+from cosim.build.errors import BuildError, caller_span, from_python
 from cosim.build.expr import as_node
 from cosim.build.names import full_name, module_package
 
@@ -142,11 +144,35 @@ class _Emitter:
             return ()
         where = _function_span(function)
         try:
-            items = function(cls)
+            items = function(Self(cls))
             items = () if items is None else tuple(items)
             return tuple(resolve(convert(item, where)) for item in items)
         except Exception as error:  # the user's code: report it at its place
             raise from_python(error, f"{cls.__name__}.{method}") from None
+
+
+class Self:
+    """What ``self`` is in ``equations(self)`` and the other sections: the class's elements
+    as references, its methods bound to it, an unknown name a located error."""
+
+    __slots__ = ("_cls",)
+
+    def __init__(self, cls):
+        self._cls = cls
+
+    def __getattr__(self, name: str):
+        cls = self._cls
+        for klass in cls.__mro__:
+            if name in klass.__dict__:
+                raw = klass.__dict__[name]
+                break
+        else:
+            known = ", ".join(cls.__modelica_elements__() or ()) or "none"
+            raise BuildError(f"{cls.__name__} has no element '{name}' (its elements: {known})",
+                             caller_span())
+        if inspect.isfunction(raw):
+            return MethodType(raw, self)
+        return getattr(cls, name)
 
 
 def _function_span(function) -> Span | None:
