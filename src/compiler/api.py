@@ -76,8 +76,15 @@ def flatten_model(path, model: str | None = None, libs=(), environ=None) -> Flat
     libs : sequence of str or Path
         Library locations searched in order before ``MODELICAPATH``.
     """
+    return flatten(*library_and_name(path, model, libs, environ))
+
+
+def library_and_name(path, model: str | None = None, libs=(), environ=None
+                     ) -> tuple[Library, str]:
+    """The library of ``path`` and the full name of its class ``model`` (as for
+    ``flatten_model``)."""
     library, names = load_library(path, libs, environ)
-    return flatten(library, _model_name(names, model, path, library))
+    return library, _model_name(names, model, path, library)
 
 
 @dataclass(frozen=True, slots=True)
