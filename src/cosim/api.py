@@ -92,14 +92,14 @@ def check(path, model: str | None = None, libs: Sequence[str | os.PathLike] = ()
 def diagram(target, kind: str | None = None, model: str | None = None,
             libs: Sequence[str | os.PathLike] = (), variant: str | None = None,
             output: str | os.PathLike | None = None):
-    """A picture of ``target`` (a ``cosim.diagram.Graph``; written to ``output``, whose suffix
+    """A picture of ``target`` (a ``cosim.diagrams.Graph``; written to ``output``, whose suffix
     .svg, .dot or .mmd picks the format, when given; then its path is returned).
 
     ``kind``: ``schematic``, ``incidence``, ``blocks`` (of a ``.mo`` or ``.py`` model or a
     ``cosim.build`` class, ``model`` naming the class) or ``system`` (of an SSP); by
     default ``system`` for an SSP, ``schematic`` for a model.
     """
-    from cosim.diagram import diagram as draw
+    from cosim.diagrams import diagram as draw
 
     graph = draw(target, kind, model, tuple(libs), variant)
     return graph if output is None else graph.write(output)

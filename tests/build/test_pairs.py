@@ -3,7 +3,6 @@ Python (tests/build/pairs): each pair flattens to an equal FlatModel, and the Py
 unparses to Modelica that parses back to the same AST."""
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from compiler.api import flatten_model, parse_file
 from compiler.lang import parse
 from compiler.lang.unparse import unparse
 from cosim.build import flatten_class, stored_definition
+from tests.build.pairs import python_class
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = "tests/compiler/models/"
@@ -57,10 +57,6 @@ EXAMPLE_PAIRS = [
     ("ssp_others", "Weather", "room_thermal"), ("ssp_others", "SpringMass", "spring_chain"),
     ("ssp_others", "Tank", "mixed_thirdparty"),
 ]
-
-
-def python_class(module: str, name: str):
-    return getattr(importlib.import_module(f"tests.build.pairs.{module}"), name)
 
 
 def _id(case) -> str:

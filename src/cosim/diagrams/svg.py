@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from cosim.diagram.graph import Graph, Node
-from cosim.diagram.layout import CHAR_WIDTH, LINE_HEIGHT, PAD, PORT, layout
+from cosim.diagrams.graph import Graph, Node
+from cosim.diagrams.layout import CHAR_WIDTH, LINE_HEIGHT, PAD, PORT, layout
 
 FONT = 'font-family="sans-serif"'
 MARGIN = 20.0
 CELL = 14.0
 STUB = 12.0          # how far an edge leaves its port before it turns
 # how each mark draws a box: (fill opacity, dash pattern, stroke width)
-MARKS = {"loop": (0.22, "", 2.0), "linear": (0.22, "6 3", 2.0), "torn": (0.22, "2 2", 2.0),
-         "frame": (0.0, "4 4", 1.0), "state": (0.16, "", 1.5)}
-LEGEND = {"loop": "algebraic loop", "linear": "linear loop (one factorization)",
+MARKS = {"state": (0.16, "", 1.5), "loop": (0.22, "", 2.0), "linear": (0.22, "6 3", 2.0),
+         "torn": (0.22, "2 2", 2.0), "frame": (0.0, "4 4", 1.0)}
+LEGEND = {"linear": "linear loop (one factorization)",
           "torn": "torn nonlinear loop (Newton)", "state": "computes a state derivative"}
 
 
@@ -42,7 +42,7 @@ def to_svg(graph: Graph) -> str:
     for box in graph.boxes():
         body.extend(_box(box))
         body.extend(_port(port) for port in graph.ports(box.id))
-    used = sorted({mark for node in graph.nodes for mark in node.marks if mark in LEGEND})
+    used = sorted({_style(node) for node in graph.nodes} & set(LEGEND))
     right = max((n.x + max(n.width, PORT) for n in graph.nodes), default=0.0)
     bottom = max((n.y + max(n.height, PORT) for n in graph.nodes), default=0.0)
     for k, mark in enumerate(used):
@@ -65,10 +65,7 @@ def _document(title: str, right: float, bottom: float, body: list[str]) -> str:
 
 
 def _box(box: Node) -> list[str]:
-    opacity, dash, stroke = 0.08, "", 1.0
-    for mark in box.marks:
-        if mark in MARKS:
-            opacity, dash, stroke = MARKS[mark]
+    opacity, dash, stroke = MARKS.get(_style(box), (0.08, "", 1.0))
     dashes = f' stroke-dasharray="{dash}"' if dash else ""
     lines = [f'<rect x="{_n(box.x)}" y="{_n(box.y)}" width="{_n(box.width)}" '
              f'height="{_n(box.height)}" rx="4" fill="currentColor" fill-opacity="{opacity}" '
@@ -105,6 +102,8 @@ def _edge(edge, nodes: dict) -> str:
     """Orthogonal: across the gap between the boxes, or around below both when the target
     lies behind the source; the label just after the source."""
     source, target = nodes[edge.source], nodes[edge.target]
+    if not source.parent and not target.parent:
+        return _box_edge(edge, source, target)
     (x1, y1), (x2, y2) = _anchor(source), _anchor(target)
     out1 = -STUB if source.side == "left" else STUB
     out2 = -STUB if target.side != "right" else STUB
@@ -124,6 +123,27 @@ def _edge(edge, nodes: dict) -> str:
     x = x1 + 6 if out1 > 0 else x1 - 6
     anchor = "" if out1 > 0 else ' text-anchor="end"'
     return line + _text(x, y1 - 4, edge.label, ' fill-opacity="0.8"' + anchor, 10)
+
+
+def _box_edge(edge, source: Node, target: Node) -> str:
+    """Between two boxes (blocks: each in a row of its own): out of the source's right side,
+    down a lane just before the target's column, into the target's left side."""
+    x1, y1 = source.x + source.width, source.y + source.height / 2
+    x2, y2 = target.x, target.y + target.height / 2
+    lane = max(x2 - STUB, x1 + STUB / 2)
+    points = [(x1, y1), (lane, y1), (lane, y2), (x2, y2)]
+    arrow = ' marker-end="url(#arrow)"' if edge.directed else ""
+    text = " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
+    line = (f'<polyline points="{text}" fill="none" stroke="currentColor" '
+            f'stroke-width="1.2"{arrow}/>')
+    return line + (_text(x1 + 4, y1 - 4, edge.label, ' fill-opacity="0.8"', 10)
+                   if edge.label else "")
+
+
+def _style(node: Node) -> str:
+    """The mark that sets how a box is drawn: the last of its marks that has a style."""
+    found = [mark for mark in node.marks if mark in MARKS]
+    return found[-1] if found else ""
 
 
 def _bottom(node: Node, nodes: dict) -> float:

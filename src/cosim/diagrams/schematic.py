@@ -12,7 +12,7 @@ from compiler.flatten.classes import Classes
 from compiler.flatten.errors import FlattenError
 from compiler.lang import ast
 from compiler.lang.unparse import expr as expr_text, unparse
-from cosim.diagram.graph import Edge, Graph, Node, identifier
+from cosim.diagrams.graph import Edge, Graph, Node, identifier
 
 SCALE = 3.0
 MAX_DETAIL = 40

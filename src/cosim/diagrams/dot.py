@@ -5,8 +5,8 @@ points, for ``neato -n``); an incidence matrix becomes a bipartite graph.
 """
 from __future__ import annotations
 
-from cosim.diagram.graph import Graph
-from cosim.diagram.layout import layout
+from cosim.diagrams.graph import Graph
+from cosim.diagrams.layout import layout
 
 
 def _quote(text: str) -> str:

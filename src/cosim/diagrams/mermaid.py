@@ -5,7 +5,7 @@ graph); an incidence matrix becomes a bipartite graph.
 """
 from __future__ import annotations
 
-from cosim.diagram.graph import Graph
+from cosim.diagrams.graph import Graph
 
 
 def _label(text: str) -> str:

@@ -8,7 +8,7 @@ an edge per connection in the direction of the data, labelled ``unit -> unit`` a
 """
 from __future__ import annotations
 
-from cosim.diagram.graph import Edge, Graph, Node, identifier
+from cosim.diagrams.graph import Edge, Graph, Node, identifier
 from cosim.ssp.model import Component, LinearTransformation, MappingTransformation, System
 
 SIDES = {"input": "left", "parameter": "left", "structuralParameter": "left",

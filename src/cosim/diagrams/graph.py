@@ -67,15 +67,15 @@ class Graph:
         return tuple(item for item in self.nodes if item.parent == box)
 
     def svg(self) -> str:
-        from cosim.diagram.svg import to_svg
+        from cosim.diagrams.svg import to_svg
         return to_svg(self)
 
     def dot(self) -> str:
-        from cosim.diagram.dot import to_dot
+        from cosim.diagrams.dot import to_dot
         return to_dot(self)
 
     def mermaid(self) -> str:
-        from cosim.diagram.mermaid import to_mermaid
+        from cosim.diagrams.mermaid import to_mermaid
         return to_mermaid(self)
 
     def write(self, path) -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from compiler import flat
 from compiler.flatten.walk import nodes as walk
-from cosim.diagram.graph import Edge, Graph, Node, identifier
+from cosim.diagrams.graph import Edge, Graph, Node, identifier
 
 
 def incidence(model: flat.FlatModel) -> Graph:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cosim.diagram.graph import Graph, Node
+from cosim.diagrams.graph import Graph, Node
 
 CHAR_WIDTH = 7.0     # px per character of the 12 px sans-serif labels (an upper estimate)
 LINE_HEIGHT = 16.0

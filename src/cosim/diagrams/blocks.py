@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from compiler.symbolic import to_text
 from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock, System
-from cosim.diagram.graph import Edge, Graph, Node, identifier
-from cosim.diagram.layout import COLUMN_GAP, box_size
+from cosim.diagrams.graph import Edge, Graph, Node, identifier
+from cosim.diagrams.layout import COLUMN_GAP, box_size
 
 MAX_TEXT = 48
 ROW = 14.0
@@ -32,7 +32,7 @@ def blocks(system: System) -> Graph:
         for source in sources:
             edges.append(Edge(source, box, "", "dependency"))
         depth[box] = max((depth[source] + 1 for source in sources), default=0)
-        marks = _marks(block) + (("state",) if set(outputs) & states else ())
+        marks = (("state",) if set(outputs) & states else ()) + _marks(block)
         nodes.append(Node(box, _title(number, block, number <= system.n_derivative_blocks),
                           "block", _detail(block), marks=marks))
         for name in outputs:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cosim.diagram.graph import Edge, Graph, Node
+from cosim.diagrams.graph import Edge, Graph, Node
 from cosim.errors import CosimError
 
 KINDS = ("schematic", "incidence", "blocks", "system")
@@ -38,16 +38,16 @@ def diagram(target, kind: str | None = None, model: str | None = None, libs=(),
         raise CosimError(f"a {kind} picture is of a model (.mo, .py or a cosim.build class); "
                          "an SSP has a system picture", str(target))
     if kind == "schematic":
-        from cosim.diagram.schematic import schematic
+        from cosim.diagrams.schematic import schematic
         return schematic(*_library(target, model, libs))
     from cosim.api import flatten
 
     flat = flatten(target, model, libs)
     if kind == "incidence":
-        from cosim.diagram.incidence import incidence
+        from cosim.diagrams.incidence import incidence
         return incidence(flat)
     from compiler.causalize import causalize
-    from cosim.diagram.blocks import blocks
+    from cosim.diagrams.blocks import blocks
     return blocks(causalize(flat))
 
 
@@ -61,7 +61,7 @@ def _library(target, model, libs):
 
 
 def _system(target, variant):
-    from cosim.diagram.system import system_picture
+    from cosim.diagrams.system import system_picture
     from cosim.ssp import load
     from cosim.ssp.model import SystemStructure
 
