@@ -25,7 +25,8 @@ from tests.build.pairs import python_class
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(path for path in (ROOT / "ssp_examples").iterdir()
-                  if (path / "SystemStructure.ssd").is_file()) + [ROOT / "ssp_examples/feedback.ssp"]
+                  if (path / "SystemStructure.ssd").is_file())
+EXAMPLES.append(ROOT / "ssp_examples/feedback.ssp")
 MODELS = [("tests/compiler/models/Electrical.mo", "Electrical.RCCircuit"),
           ("tests/compiler/models/Mechanics.mo", "Mechanics.Chain"),
           ("tests/compiler/causalize_models/Translational.mo", "Translational.Oscillator"),

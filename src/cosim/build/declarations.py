@@ -34,7 +34,8 @@ class Final:
 
 @dataclass(frozen=True, slots=True)
 class Mod:
-    """A modification with nested modifiers and an optional binding: ``v=modify(start=0)`` (a dict is the same without binding)."""
+    """A modification with nested modifiers and an optional binding: ``v=modify(start=0)``
+    (a dict is the same without a binding)."""
     binding: object
     modifiers: tuple
 
@@ -106,7 +107,8 @@ class Declaration(Operand):
         return (root(),)
 
     def __repr__(self) -> str:
-        return f"<declaration {self._name or '?'} of {getattr(self._type, '__name__', self._type)}>"
+        type_name = getattr(self._type, "__name__", self._type)
+        return f"<declaration {self._name or '?'} of {type_name}>"
 
 
 def declare(type_, binding=NO_BINDING, attributes=None, span=None, **prefixes) -> Declaration:

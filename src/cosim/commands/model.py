@@ -66,9 +66,8 @@ def _check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"summary": _summary_json(summary), **report.to_json()}, indent=2))
     else:
-        print(summary)
-        if args.blocks:
-            print(causalize(flat).blocks_text())
+        # --blocks prints the system summary and its blocks in place of the flat counts
+        print(causalize(flat).blocks_text() if args.blocks else summary)
         if args.dae:
             print(report.text())
     if args.require_ode:

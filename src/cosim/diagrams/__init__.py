@@ -34,6 +34,9 @@ def diagram(target, kind: str | None = None, model: str | None = None, libs=(),
         raise CosimError(f"unknown kind of picture '{kind}' (known: {', '.join(KINDS)})")
     if kind == "system":
         return _system(target, variant)
+    if isinstance(target, (str, os.PathLike)) and Path(target).suffix.lower() == ".fmu":
+        raise CosimError("an FMU has no picture: draw the model it was compiled from, or an "
+                         "SSP that uses it", str(target))
     if default_kind(target) == "system":
         raise CosimError(f"a {kind} picture is of a model (.mo, .py or a cosim.build class); "
                          "an SSP has a system picture", str(target))

@@ -44,7 +44,8 @@ SIGNAL_DICTIONARY_TYPE = "application/x-ssp-signal-dictionary"
 __all__ = [
     "ConnectorKind", "CONNECTOR_KINDS", "FLOAT_TYPES", "INTEGER_TYPES", "OTHER_TYPES",
     "TYPE_NAMES", "type_family", "FMU_TYPE", "SSD_TYPE", "SSP_TYPE", "MODELICA_TYPE",
-    "PYTHON_TYPE", "PARAMETER_SET_TYPE", "PARAMETER_MAPPING_TYPE", "SIGNAL_DICTIONARY_TYPE", "Scalar", "Value",
+    "PYTHON_TYPE", "PARAMETER_SET_TYPE", "PARAMETER_MAPPING_TYPE", "SIGNAL_DICTIONARY_TYPE",
+    "Scalar", "Value",
     "Location", "Diagnostic", "BaseUnit", "BASE_UNIT_NAMES", "Unit", "Enumeration", "Dimension",
     "ClockType", "SignalType", "Connector", "LinearTransformation", "MappingTransformation",
     "Transformation", "Endpoint", "Connection", "Parameter", "ParameterSet", "MappingEntry",

@@ -70,7 +70,8 @@ class Engine(Model):
                         doc="Full-load torque at those speeds")
     w_e = input(Real, unit="rad/s", doc="Engine speed")
     T_e = output(Real, unit="N.m", doc="Engine torque on the crankshaft")
-    T_full = output(Real, unit="N.m", doc="Full-load torque at this speed (constant beyond the map)")
+    T_full = output(Real, unit="N.m",
+                    doc="Full-load torque at this speed (constant beyond the map)")
 
     def equations(self):
         yield self.T_full == table_lookup(self.w_e, self.speeds, self.torques, 8, 7)
