@@ -128,6 +128,8 @@ def test_python_component_of_an_ssp_folder_and_archive(tmp_path):
     _assert_analytic(cosim.run(archive, step_size=0.02, parameters={"source.a": 0.5}), a=0.5)
     info = cosim.info(folder)
     assert not [d for d in info.diagnostics if d.severity == "error"]
+    packed = cosim.pack(folder, tmp_path / "packed.ssp")  # the Python model as an FMU inside
+    _assert_analytic(cosim.run(packed, step_size=0.01))
 
 
 def test_an_error_in_a_python_component_names_file_place_and_component(tmp_path, capsys):
