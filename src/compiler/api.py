@@ -76,8 +76,15 @@ def flatten_model(path, model: str | None = None, libs=(), environ=None) -> Flat
     libs : sequence of str or Path
         Library locations searched in order before ``MODELICAPATH``.
     """
+    return flatten(*library_and_name(path, model, libs, environ))
+
+
+def library_and_name(path, model: str | None = None, libs=(), environ=None
+                     ) -> tuple[Library, str]:
+    """The library of ``path`` and the full name of its class ``model`` (as for
+    ``flatten_model``)."""
     library, names = load_library(path, libs, environ)
-    return flatten(library, _model_name(names, model, path, library))
+    return library, _model_name(names, model, path, library)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +114,15 @@ def _count(number: int, noun: str) -> str:
 
 def check(path, model: str | None = None, libs=(), environ=None) -> CheckSummary:
     """Parse and flatten a model; the counts ``cosim check`` prints."""
+    return summarize(flatten_model(path, model, libs, environ))
+
+
+def summarize(flat_model: FlatModel) -> CheckSummary:
+    """The counts ``cosim check`` prints, of a flat model."""
     from compiler.flatten.equations import count_equations
     from compiler.flatten.walk import nodes
     from compiler import flat
 
-    flat_model = flatten_model(path, model, libs, environ)
     states = {node.args[0].name for node in nodes(flat_model.equations)
               if type(node) is flat.Call and node.name == "der" and node.args
               and type(node.args[0]) is flat.Var}

@@ -26,15 +26,15 @@ if TYPE_CHECKING:
     from cosim.sweeps import SweepResult
 
 
-def compile(path: str | os.PathLike, model: str | None = None,
+def compile(path, model: str | None = None,
             libs: Sequence[str | os.PathLike] = (),
             output: str | os.PathLike | None = None) -> Path:
     """Compile ``model`` of the Modelica file ``path`` into an FMI 3.0 FMU; return its path.
 
     Parameters
     ----------
-    path : str or PathLike
-        The ``.mo`` file.
+    path : str, PathLike or a cosim.build model class
+        The ``.mo`` file, a Python file of ``cosim.build`` model classes, or such a class.
     model : str, optional
         The class to compile (default: the file's last class).
     libs : sequence of str or PathLike
@@ -55,8 +55,54 @@ def compile(path: str | os.PathLike, model: str | None = None,
     ``~/.cache/cosim``): an unchanged model is flattened again but not recompiled.
     """
     from compiler import compile_fmu
+    from cosim.build.compile import compile_python, is_python_model
 
+    if is_python_model(path):
+        return compile_python(path, model, tuple(libs), output)
     return compile_fmu(path, model, tuple(libs), output)
+
+
+def flatten(path, model: str | None = None, libs: Sequence[str | os.PathLike] = ()):
+    """The ``compiler.flat.FlatModel`` of a Modelica (``.mo``) or Python (``.py`` file, or a
+    ``cosim.build`` class) model, ``model`` naming the class in the file."""
+    from compiler.api import flatten_model
+    from cosim.build.compile import flatten_python, is_python_model
+
+    if is_python_model(path):
+        return flatten_python(path, model, tuple(libs))
+    return flatten_model(path, model, tuple(libs))
+
+
+def check(path, model: str | None = None, libs: Sequence[str | os.PathLike] = (),
+          require_ode: bool = False):
+    """The DAE classification report (``compiler.classify.DaeReport``) of a model, as
+    ``cosim check --json`` prints it: equations classified as differential or algebraic, the
+    trivially factored count, the class ``ode`` or ``dae`` with the residual equations by
+    location, aliases, blocks, the index before reduction and the states.
+
+    ``require_ode`` raises ``compiler.classify.NontrivialDae`` (code ``E_NONTRIVIAL_DAE``,
+    naming every residual equation's location) for a model that stays a DAE.
+    """
+    from compiler.classify import classify, require_ode as refuse_dae
+
+    report = classify(flatten(path, model, libs))
+    return refuse_dae(report) if require_ode else report
+
+
+def diagram(target, kind: str | None = None, model: str | None = None,
+            libs: Sequence[str | os.PathLike] = (), variant: str | None = None,
+            output: str | os.PathLike | None = None):
+    """A picture of ``target`` (a ``cosim.diagrams.Graph``; written to ``output``, whose suffix
+    .svg, .dot or .mmd picks the format, when given; then its path is returned).
+
+    ``kind``: ``schematic``, ``incidence``, ``blocks`` (of a ``.mo`` or ``.py`` model or a
+    ``cosim.build`` class, ``model`` naming the class) or ``system`` (of an SSP); by
+    default ``system`` for an SSP, ``schematic`` for a model.
+    """
+    from cosim.diagrams import diagram as draw
+
+    graph = draw(target, kind, model, tuple(libs), variant)
+    return graph if output is None else graph.write(output)
 
 
 def info(path: str | os.PathLike, variant: str | None = None, strict: bool = False) -> Info:
@@ -99,7 +145,7 @@ def validate(path: str | os.PathLike, variant: str | None = None, strict: bool =
     return report
 
 
-def run(path: str | os.PathLike, stop_time: float | None = None,
+def run(path, stop_time: float | None = None,
         step_size: float | None = None, tolerance: float | None = None,
         parameters: Mapping[str, object] | None = None, variant: str | None = None,
         record: tuple[str, ...] | list[str] = (), output: str | os.PathLike | None = None,
@@ -113,10 +159,11 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
 
     Parameters
     ----------
-    path : str or PathLike
+    path : str, PathLike or a cosim.build model class
         The target; an ``.fmu`` runs as a system of one component named after the file, a
         ``.mo`` file is compiled (as by ``compile``, through its cache) and runs as a
-        system of one component named after the model's FMI identifier (``Pkg_Model``).
+        system of one component named after the model's FMI identifier (``Pkg_Model``); a
+        Python model (a class, or a ``.py`` file and ``model``) as one named after its class.
     stop_time, step_size, tolerance, start_time : float, optional
         Override the file's experiment (step size: the base communication step, in s).
     parameters : mapping, optional
@@ -142,9 +189,9 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
     timeout : float, optional
         Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
     model : str, optional
-        For a ``.mo`` target: the class to run (default: the file's last class).
+        For a ``.mo`` or ``.py`` target: the class to run (default: the file's last class).
     libs : sequence of str or PathLike
-        For a ``.mo`` target: library locations searched before ``MODELICAPATH``.
+        For a ``.mo`` or Python target: library locations searched before ``MODELICAPATH``.
     plot : str or PathLike, optional
         An image (``.png``, ``.pdf``, ``.svg``) of the results over time, one axis per unit;
         needs matplotlib (the ``plot`` extra).
@@ -173,8 +220,9 @@ def run(path: str | os.PathLike, stop_time: float | None = None,
     result = simulate(path, settings, variant=variant, output=output, progress=progress,
                       model=model, libs=tuple(libs))
     if plot is not None:
+        title = path.__name__ if isinstance(path, type) else Path(path).name
         plot_results(result.values, plot, signals, dict(zip(result.columns, result.units)),
-                     title=Path(path).name)
+                     title=title)
     return result
 
 

@@ -1,4 +1,5 @@
-"""Modelica components of an SSP (``type="text/x-modelica"``), compiled into FMUs.
+"""Modelica components of an SSP (``type="text/x-modelica"``, or ``text/x-python`` for a
+model class of a Python file, ``source="plant.py#Plant"``), compiled into FMUs.
 
 Input: a ``SystemStructure`` whose components may name a ``.mo`` file or a Modelica package
 folder. Output: the same structure with each such component an FMU component whose
@@ -20,7 +21,8 @@ from compiler.errors import CompilerError
 from cosim.errors import CosimError
 from cosim.ssp import SspError, materialize
 from cosim.ssp.model import (
-    FMU_TYPE, Component, Diagnostic, Location, System, SystemStructure, iter_components,
+    FMU_TYPE, PYTHON_TYPE, Component, Diagnostic, Location, System, SystemStructure,
+    iter_components,
 )
 
 
@@ -114,6 +116,9 @@ def _compile_one(dotted: str, document: SystemStructure, component: Component, w
                                 f"path={path.name}.Model\")", component.location)
         path = path / "package.mo"
     try:
+        if component.type.split(";")[0].strip() == PYTHON_TYPE:
+            from cosim.build.compile import compile_python
+            return compile_python(path, model, (), work / "fmus" / f"{dotted}.fmu", environ)
         return compile_fmu(path, model, (), work / "fmus" / f"{dotted}.fmu", environ)
     except CompilerError as error:
         where = _source_location(error, document, component, path, root)

@@ -94,7 +94,7 @@ def test_model_and_lib_apply_only_to_modelica(oscillator, tmp_path, capsys):
     fmu = api.compile(oscillator, output=tmp_path)
     assert main(["run", str(fmu), "--model", "Oscillator"]) == 1
     assert capsys.readouterr().err == (f"{fmu}: error: --model and --lib apply only to a "
-                                       "Modelica (.mo) file\n")
+                                       "Modelica (.mo) or Python (.py) file\n")
     assert main(["run", str(oscillator), "--variant", "other.ssd"]) == 1
     assert capsys.readouterr().err == (f"{oscillator}: error: a variant can be chosen only for "
                                        "an SSP\n")

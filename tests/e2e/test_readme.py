@@ -20,7 +20,8 @@ pytestmark = pytest.mark.usefixtures("module_fmu_cache")  # compiled FMUs: a cac
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
-VERBS = ("check", "flatten", "compile", "run", "info", "validate", "sweep", "pack", "plot")
+VERBS = ("check", "flatten", "compile", "run", "info", "validate", "sweep", "pack", "plot",
+         "diagram")
 
 
 def block(heading: str, language: str = "sh") -> str:
@@ -92,6 +93,23 @@ def test_fmpy_example_runs(beside_examples, capsys):
     exec(compile(code, "README.md", "exec"), {})
     assert capsys.readouterr().out == "0.05\n"
     assert validate_fmu("Road.fmu") == []
+
+
+def test_python_model_example_runs(beside_examples, capsys):
+    code = python_blocks()[2]
+    exec(compile(code, "README.md", "exec"), {"__name__": "__main__"})
+    assert capsys.readouterr().out == "33.11 degC after 2 s\n"
+
+
+def test_section_commands_run(beside_examples, capsys):
+    for heading in ("Pictures", "What kind of system: the DAE report"):
+        command = shlex.split(block(heading).strip())
+        for index, item in enumerate(command):
+            if item.startswith("tests/"):
+                command[index] = str(ROOT / item)
+        assert main(command[1:]) == 0
+    assert (beside_examples / "blocks.svg").read_text().count("torn loop") == 1
+    assert '"class": "dae"' in capsys.readouterr().out
 
 
 def test_every_command_has_an_example_that_parses():

@@ -11,4 +11,5 @@ COMMAND_MODULES = (
     "cosim.commands.sweep",
     "cosim.commands.pack",
     "cosim.commands.plot",
+    "cosim.commands.diagram",
 )

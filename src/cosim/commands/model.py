@@ -1,30 +1,42 @@
-"""Verbs on single models: ``check``, ``flatten`` (Modelica front end) and ``compile``."""
+"""Verbs on single models: ``check``, ``flatten`` (the front end) and ``compile``; a model is a
+Modelica ``.mo`` file or a Python ``.py`` file of ``cosim.build`` classes."""
 from __future__ import annotations
 
 import argparse
+import json
 
-from compiler import api
+from compiler import api as compiler_api
+from cosim import api
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     check = subparsers.add_parser(
-        "check", help="parse and flatten a Modelica model and print a summary",
-        description="Parse and flatten a Modelica model; print its variables, states and "
-                    "equations. Exit 1 with 'file:line:col: error: message' on an error.")
+        "check", help="parse and flatten a model and print a summary",
+        description="Parse and flatten a Modelica (or Python) model; print its variables, "
+                    "states and equations. Exit 1 with 'file:line:col: error: message' on an "
+                    "error.")
     _model_arguments(check)
     check.add_argument("--blocks", action="store_true",
                        help="also causalize the model and print its blocks in BLT order")
+    check.add_argument("--dae", action="store_true",
+                       help="also print the DAE classification report (ODE or DAE, "
+                            "differential, algebraic and residual equations, index, states)")
+    check.add_argument("--json", action="store_true",
+                       help="print the summary and the DAE classification report as JSON")
+    check.add_argument("--require-ode", action="store_true",
+                       help="refuse a model that stays a DAE after trivial factoring "
+                            "(E_NONTRIVIAL_DAE, naming every residual equation)")
     check.set_defaults(handler=_check)
     flatten = subparsers.add_parser(
-        "flatten", help="print a Modelica model as flat Modelica",
-        description="Parse and flatten a Modelica model and print the flat model.")
+        "flatten", help="print a model as flat Modelica",
+        description="Parse and flatten a Modelica (or Python) model and print the flat model.")
     _model_arguments(flatten)
     flatten.set_defaults(handler=_flatten)
     compile_ = subparsers.add_parser(
-        "compile", help="compile a Modelica model into an FMI 3.0 FMU",
-        description="Compile a Modelica model into an FMI 3.0 FMU (Model Exchange and "
-                    "Co-Simulation, C sources and a binary for this platform). Unchanged models "
-                    "come from the cache ($COSIM_CACHE_DIR, default ~/.cache/cosim).")
+        "compile", help="compile a model into an FMI 3.0 FMU",
+        description="Compile a Modelica (or Python) model into an FMI 3.0 FMU (Model Exchange "
+                    "and Co-Simulation, C sources and a binary for this platform). Unchanged "
+                    "models come from the cache ($COSIM_CACHE_DIR, default ~/.cache/cosim).")
     _model_arguments(compile_)
     compile_.add_argument("-o", "--output", metavar="OUT.fmu",
                           help="the FMU to write, or a folder (existing, or ending in /) "
@@ -33,29 +45,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _model_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="the .mo file")
+    parser.add_argument("file", help="the .mo file, or a .py file of cosim.build classes")
     parser.add_argument("--model", help="class to use (default: the last class in the file)")
     parser.add_argument("--lib", action="append", default=[], metavar="DIR",
                         help="library location: a package folder, a .mo file or a folder of "
                              "packages (repeatable; MODELICAPATH is searched after)")
 
 
+def _flat(args: argparse.Namespace):
+    return api.flatten(args.file, model=args.model, libs=args.lib)
+
+
 def _check(args: argparse.Namespace) -> int:
-    if args.blocks:
-        from compiler import causalize_api
-        print(causalize_api.check_blocks(args.file, model=args.model, libs=args.lib))
-        return 0
-    print(api.check(args.file, model=args.model, libs=args.lib))
+    from compiler.causalize import causalize
+    from compiler.classify import classify, require_ode
+
+    flat = _flat(args)
+    summary = compiler_api.summarize(flat)
+    report = classify(flat) if args.json or args.dae or args.require_ode else None
+    if args.json:
+        print(json.dumps({"summary": _summary_json(summary), **report.to_json()}, indent=2))
+    else:
+        # --blocks prints the system summary and its blocks in place of the flat counts
+        print(causalize(flat).blocks_text() if args.blocks else summary)
+        if args.dae:
+            print(report.text())
+    if args.require_ode:
+        require_ode(report)
     return 0
 
 
+def _summary_json(summary) -> dict:
+    return {name: getattr(summary, name) for name in summary.__slots__}
+
+
 def _flatten(args: argparse.Namespace) -> int:
-    print(api.flatten_model(args.file, model=args.model, libs=args.lib), end="")
+    print(_flat(args), end="")
     return 0
 
 
 def _compile(args: argparse.Namespace) -> int:
-    from compiler import compile_fmu
+    from compiler.compile import fmu_from_flat
 
-    print(compile_fmu(args.file, model=args.model, libs=args.lib, output=args.output))
+    print(fmu_from_flat(_flat(args), output=args.output))
     return 0

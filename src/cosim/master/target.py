@@ -40,13 +40,24 @@ def load_target(path: str | os.PathLike, variant: str | None, workdir: str | os.
 
     Archives (the ``.ssp``, its FMUs) are unpacked within ``limits``. A ``.mo`` file is
     compiled (class ``model``, libraries ``libs``) into a component named after the model's
-    FMI identifier; compiler errors pass through as ``CompilerError``.
+    FMI identifier; a Python model (a ``cosim.build`` class, or a ``.py`` file and its class
+    ``model``) into a component named after its class. Compiler errors pass through as
+    ``CompilerError``.
     """
+    from cosim.build.compile import is_python_model
+
+    if is_python_model(path):
+        if variant is not None:
+            raise CosimError("a variant can be chosen only for an SSP", str(path))
+        fmu_path = _compiled_python(path, model, libs, Path(workdir))
+        fmu = open_fmu(fmu_path, Path(workdir) / "fmus", fmu_path.stem, limits)
+        return single_fmu_structure(fmu_path, fmu.info), fmu_path.stem, {fmu_path.stem: fmu}
     path = Path(path)
     work = Path(workdir)
     suffix = path.suffix.lower()
     if suffix != ".mo" and (model is not None or libs):
-        raise CosimError("--model and --lib apply only to a Modelica (.mo) file", str(path))
+        raise CosimError("--model and --lib apply only to a Modelica (.mo) or Python (.py) file",
+                         str(path))
     if suffix in (".fmu", ".mo"):
         if variant is not None:
             raise CosimError("a variant can be chosen only for an SSP", str(path))
@@ -72,6 +83,16 @@ def _compiled(path: Path, model: str | None, libs, work: Path) -> Path:
     folder = work / "compiled"
     folder.mkdir(parents=True, exist_ok=True)
     return compile_fmu(path, model, tuple(libs), folder)
+
+
+def _compiled_python(target, model: str | None, libs, work: Path) -> Path:
+    """The FMU of a Python model as ``work/compiled/<ClassName>.fmu``."""
+    from cosim.build.compile import compile_python, model_class
+
+    cls = model_class(target, model)
+    folder = work / "compiled"
+    folder.mkdir(parents=True, exist_ok=True)
+    return compile_python(cls, libs=tuple(libs), output=folder / f"{cls.__name__}.fmu")
 
 
 def _component_fmus(structure: SystemStructure, work: Path, limits: Limits

@@ -36,6 +36,7 @@ FMU_TYPE = "application/x-fmu-sharedlibrary"
 SSD_TYPE = "application/x-ssp-definition"
 SSP_TYPE = "application/x-ssp-package"
 MODELICA_TYPE = "text/x-modelica"
+PYTHON_TYPE = "text/x-python"  # a model class of a Python file (cosim.build)
 PARAMETER_SET_TYPE = "application/x-ssp-parameter-set"
 PARAMETER_MAPPING_TYPE = "application/x-ssp-parameter-mapping"
 SIGNAL_DICTIONARY_TYPE = "application/x-ssp-signal-dictionary"
@@ -43,7 +44,8 @@ SIGNAL_DICTIONARY_TYPE = "application/x-ssp-signal-dictionary"
 __all__ = [
     "ConnectorKind", "CONNECTOR_KINDS", "FLOAT_TYPES", "INTEGER_TYPES", "OTHER_TYPES",
     "TYPE_NAMES", "type_family", "FMU_TYPE", "SSD_TYPE", "SSP_TYPE", "MODELICA_TYPE",
-    "PARAMETER_SET_TYPE", "PARAMETER_MAPPING_TYPE", "SIGNAL_DICTIONARY_TYPE", "Scalar", "Value",
+    "PYTHON_TYPE", "PARAMETER_SET_TYPE", "PARAMETER_MAPPING_TYPE", "SIGNAL_DICTIONARY_TYPE",
+    "Scalar", "Value",
     "Location", "Diagnostic", "BaseUnit", "BASE_UNIT_NAMES", "Unit", "Enumeration", "Dimension",
     "ClockType", "SignalType", "Connector", "LinearTransformation", "MappingTransformation",
     "Transformation", "Endpoint", "Connection", "Parameter", "ParameterSet", "MappingEntry",
@@ -366,9 +368,10 @@ class Component:
 
 
 def component_kind(mime: str) -> Literal["fmu", "ssd", "ssp", "modelica", "other"]:
-    """What a component MIME type names (parameters after ``;`` are ignored)."""
-    return {FMU_TYPE: "fmu", SSD_TYPE: "ssd", SSP_TYPE: "ssp", MODELICA_TYPE: "modelica"}.get(
-        mime.split(";")[0].strip(), "other")
+    """What a component MIME type names (parameters after ``;`` are ignored). A Python model
+    (``text/x-python``) is a ``modelica`` source too: cosim compiles both into FMUs."""
+    return {FMU_TYPE: "fmu", SSD_TYPE: "ssd", SSP_TYPE: "ssp", MODELICA_TYPE: "modelica",
+            PYTHON_TYPE: "modelica"}.get(mime.split(";")[0].strip(), "other")
 
 
 @dataclass(frozen=True, slots=True)
