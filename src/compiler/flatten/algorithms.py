@@ -10,32 +10,34 @@ from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.calls import CallResult, translate_call
 from compiler.flatten.equations import call_targets, pairs, reinit, when_condition
-from compiler.flatten.errors import FlattenError
+from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.exprtypes import check_same_type
 from compiler.flatten.function_body import call_statement
-from compiler.flatten.translate import iterator_values, translate
+from compiler.flatten.translate import attribute_value, iterator_values, translate
 from compiler.lang import ast
 
 
 class _State:
-    __slots__ = ("env", "when", "loop", "assigned")
+    __slots__ = ("env", "when", "loop", "assigned", "initial")
 
-    def __init__(self, env, when=False, loop=False, assigned=None):
+    def __init__(self, env, when=False, loop=False, assigned=None, initial=False):
         self.env = env
         self.when = when
         self.loop = loop
         self.assigned = assigned if assigned is not None else {}
+        self.initial = initial
 
     def but(self, **changes) -> _State:
-        state = _State(self.env, self.when, self.loop, self.assigned)
+        state = _State(self.env, self.when, self.loop, self.assigned, self.initial)
         for name, value in changes.items():
             setattr(state, name, value)
         return state
 
 
-def flatten_algorithm(statements, env, span=None):
-    """The flat algorithm and the scalar variables it assigns, in first-assignment order."""
-    state = _State(env)
+def flatten_algorithm(statements, env, span=None, initial: bool = False):
+    """The flat algorithm and the scalar variables it assigns, in first-assignment order;
+    an ``initial`` algorithm may assign parameters with ``fixed = false``."""
+    state = _State(env, initial=initial)
     body = _block(statements, state)
     return flat.Algorithm(body, span), list(state.assigned)
 
@@ -111,11 +113,12 @@ def _assign(node: ast.Assign, state: _State) -> list:
         if type(result) is not CallResult:
             raise FlattenError("a list of outputs '(a, b) := ...' needs a call of a user "
                                "function", node.span)
-        targets = [None if item is None else _target(item, env) for item in node.target.elements]
+        targets = [None if item is None else _target(item, env, state.initial)
+                   for item in node.target.elements]
         tuple_target = call_targets(result, targets, node.span)
         _note(state, tuple_target.elements)
         return [flat.Assign(tuple_target, result.call, node.span)]
-    target = _target(node.target, env)
+    target = _target(node.target, env, state.initial)
     value = (translate_call(node.value, env, whole=True) if type(node.value) is ast.Call
              else translate(node.value, env))
     if type(value) is CallResult:
@@ -130,7 +133,7 @@ def _assign(node: ast.Assign, state: _State) -> list:
     return result
 
 
-def _target(ref, env):
+def _target(ref, env, initial: bool):
     if type(ref) is not ast.ComponentRef:
         raise FlattenError("the left side of ':=' must be a variable", ref.span)
     value = translate(ref, env)
@@ -138,10 +141,22 @@ def _target(ref, env):
         if type(item) is not flat.Var:
             raise FlattenError("the left side of ':=' must be a variable", ref.span)
         record = env.ctx.variables.get(item.name)
-        if record is not None and record.variability in ("constant", "parameter"):
+        if record is not None and record.variability in ("constant", "parameter") and not (
+                initial and record.variability == "parameter" and _computed(record, env)):
             raise FlattenError(f"cannot assign to {record.variability} '{item.name}' in an "
-                               "algorithm", ref.span)
+                               "algorithm (only an initial algorithm may assign a parameter "
+                               "with fixed = false)", ref.span)
     return value
+
+
+def _computed(record, env) -> bool:
+    """Whether a parameter is ``fixed = false`` (computed during initialization)."""
+    from compiler.flatten.evaluate import evaluate
+    fixed = attribute_value(record, "fixed")
+    try:
+        return fixed is not None and evaluate(fixed, env.ctx) is False
+    except NotEvaluable:
+        return False
 
 
 def _note(state: _State, targets) -> None:

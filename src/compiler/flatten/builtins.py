@@ -26,7 +26,6 @@ UNSUPPORTED = {
     "inStream": "stream connectors (inStream) are not supported",
     "actualStream": "stream connectors (actualStream) are not supported",
     "spatialDistribution": "spatialDistribution() is not supported",
-    "getInstanceName": "getInstanceName() is not supported",
     "reinit": "reinit() is a statement: it can only stand alone inside a when-clause",
     "assert": "assert() is a statement, not an expression",
     "terminate": "terminate() is a statement, not an expression",
@@ -323,9 +322,48 @@ def _cardinality(call, env):
     return flat.Const(env.ctx.connections.cardinality(element))
 
 
+def _instance_name(call, env):
+    """The simulated model's name and the path of the instance calling (MLS 3.7.6)."""
+    _arguments(call, (), "getInstanceName")
+    instance = env.instance
+    if instance is None:
+        raise FlattenError("getInstanceName() can only be used in a model", call.span)
+    root = instance
+    while root.parent is not None:
+        root = root.parent
+    return flat.Const(root.info.name + (f".{instance.path}" if instance.path else ""))
+
+
 def _rooted(call, env):
     from compiler.flatten.calls import graph_node_query
     return graph_node_query("rooted", call, env)
+
+
+def array_function_value(name: str, args: list):
+    """An array built-in applied to values (scalarized arrays), or None when ``name`` is not
+    one or its sizes are not literal: ``identity(3)``, ``zeros(2, 2)``, ``cross(a, b)``..."""
+    sized = {"zeros": 0, "ones": 1}
+    if name in sized or name in ("fill", "identity"):
+        literal = [arg.value for arg in (args[1:] if name == "fill" else args)
+                   if type(arg) is flat.Const and type(arg.value) is int]
+        if len(literal) != len(args) - (1 if name == "fill" else 0) or not literal:
+            return None
+        if name == "identity":
+            size = literal[0]
+            return tuple(tuple(flat.Const(1 if i == j else 0) for j in range(size))
+                         for i in range(size))
+        value = args[0] if name == "fill" else flat.Const(sized[name])
+        return _filled(value, tuple(literal))
+    function = _ARRAY_VALUES.get(name)
+    if function is None:
+        return None
+    return function(*args)
+
+
+def _cat_values(dim, *parts):
+    if type(dim) is not flat.Const:
+        raise ShapeError("cat() needs a literal dimension")
+    return values.concatenate(dim.value, list(parts))
 
 
 def _unsupported(message: str):
@@ -333,6 +371,10 @@ def _unsupported(message: str):
         raise FlattenError(message, call.span)
     return handler
 
+
+_ARRAY_VALUES = {"transpose": _transpose, "outerProduct": _outer_product, "cross": _cross,
+                 "skew": _skew, "diagonal": _diagonal, "sum": _sum, "product": _product,
+                 "scalar": _scalar_of, "vector": _vector, "matrix": _matrix, "cat": _cat_values}
 
 BUILTINS = {name: _kept(name, names) for name, names in KEPT.items()}
 BUILTINS.update({
@@ -352,5 +394,6 @@ BUILTINS.update({
     "vector": _array_function("vector", ("A",), _vector),
     "matrix": _array_function("matrix", ("A",), _matrix),
     "cat": _cat, "cardinality": _cardinality, "rooted": _rooted,
+    "getInstanceName": _instance_name,
 })
 BUILTINS.update({name: _unsupported(message) for name, message in UNSUPPORTED.items()})

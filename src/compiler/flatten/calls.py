@@ -44,10 +44,10 @@ def translate_call(call: ast.Call, env, whole=False):
         return _graph_query(call, env)
     if builtin_called(func, env):
         return BUILTINS[func.parts[0].name](call, env)
-    entry = function_class(func, env)
+    entry, owner = function_class_and_owner(func, env)
     info = env.ctx.classes.expand(entry, func.span)
     if info.kind in ("function", "operator function"):
-        return _user_call(entry, info, call, env, whole)
+        return _user_call(entry, info, call, env, whole, owner)
     if info.kind in ("record", "operator record"):
         return _record_constructor(info, call, env)
     if info.external_object:
@@ -111,6 +111,12 @@ def builtin_called(func: ast.ComponentRef, env) -> bool:
 
 def function_class(func: ast.ComponentRef, env):
     """The class a called name denotes."""
+    return function_class_and_owner(func, env)[0]
+
+
+def function_class_and_owner(func: ast.ComponentRef, env):
+    """The class a called name denotes, and the instance whose class holds it: the component
+    named on the way (``world.gravityAcceleration``), else the instance of the call."""
     from compiler.library import ClassEntry
     classes = env.ctx.classes
     first = func.parts[0]
@@ -118,6 +124,10 @@ def function_class(func: ast.ComponentRef, env):
         found = classes.library.root(first.name)
     else:
         found = env.instance.class_named(first.name) if env.instance is not None else None
+        if found is None and env.instance is not None and len(func.parts) > 1:
+            through = _through_components(func, env)
+            if through is not None:
+                return through
         if found is None:
             found = classes.lookup(first.name, env.scope, span=first.span)
     for part in func.parts[1:]:
@@ -126,7 +136,31 @@ def function_class(func: ast.ComponentRef, env):
         found = classes.member_of(found, part.name, part.span)
     if not isinstance(found, ClassEntry):
         raise FlattenError(f"unknown function '{func.dotted}'", func.span)
-    return found
+    return found, env.instance
+
+
+def _through_components(func: ast.ComponentRef, env):
+    """``world.gravityAcceleration``: a function of the class of a component (as the
+    component's modification redeclares it), or None when the name is not a component."""
+    from compiler.flatten.instances import REMOVED, Instance
+    from compiler.library import ClassEntry
+    instance = env.instance
+    parts = func.parts
+    for position, part in enumerate(parts[:-1]):
+        node = instance.member(part.name)
+        if node is None or node is REMOVED or node.is_var or not node.elements:
+            return None if position == 0 else _not_a_function(func)
+        instance = node.elements[0]
+        if not isinstance(instance, Instance):
+            return _not_a_function(func)
+    found = instance.class_named(parts[-1].name)
+    if not isinstance(found, ClassEntry):
+        _not_a_function(func)
+    return found, instance
+
+
+def _not_a_function(func):
+    raise FlattenError(f"unknown function '{func.dotted}'", func.span)
 
 
 def bind_arguments(call: ast.Call, names: list, what: str) -> list:
@@ -203,26 +237,55 @@ class ModelCalls:
         return port_value(self.ctx, first, by_name, split_arrays=True)
 
 
-def _user_call(entry, info, call: ast.Call, env, whole: bool):
+def _user_call(entry, info, call: ast.Call, env, whole: bool, owner=None):
     from compiler.flatten.functions import function_header
     header = function_header(env.ctx, entry, call.span)
     if header.builtin:
         return _builtin_external(header, call, env)
     calls = ModelCalls(env)
-    ports = bind_call(header, call, calls.expr, lambda value, span: value)
+    modified = _modified_inputs(info, header, env, owner)
+    ports = bind_call(header, call, calls.expr, lambda value, span: value, set(modified))
+    for name, binding in modified.items():
+        if name not in ports:
+            ports[name] = translate_binding(binding)
     return calls.finish_call(header, ports, call.span, whole)
 
 
-def bind_call(header, call: ast.Call, translate, fix) -> dict:
+def _modified_inputs(info, header, env, owner) -> dict:
+    """Inputs whose default a modification of the function's class gives (``function
+    gravityAcceleration = standard(g = g, ...)``): name -> the binding, read in the instance
+    that holds the class (the modification names its components)."""
+    from compiler.flatten.context import Env
+    from compiler.flatten.modifiers import from_arguments, merge_all
+    result = {}
+    for port in header.input_ports:
+        member = info.members.get(port.name)
+        if member is None or not member.layers:
+            continue
+        layers = [from_arguments(args, Env(env.ctx, owner, scope)).get(port.name)
+                  for args, scope in member.layers]
+        mod = merge_all([layer for layer in layers if layer is not None], port.name)
+        if mod is not None and mod.binding is not None:
+            result[port.name] = mod.binding
+    return result
+
+
+def translate_binding(binding):
+    from compiler.flatten.translate import translate
+    return translate(binding.expr, binding.env)
+
+
+def bind_call(header, call: ast.Call, translate, fix, defaulted=frozenset()) -> dict:
     """Input port name -> value for a call (``translate`` reads an argument, ``fix`` makes
-    its value usable); ports not given are absent (their defaults apply)."""
+    its value usable); ports not given are absent (their defaults apply; ``defaulted``
+    names inputs whose default the caller supplies)."""
     names = [port.name for port in header.input_ports]
     bound = bind_arguments(call, names, f"function {header.name}")
     ports = {}
     for port, arg in zip(header.input_ports, bound):
         if arg is not None:
             ports[port.name] = fix(translate(arg), arg.span)
-        elif any(var.default is None for var in port.variables):
+        elif port.name not in defaulted and any(var.default is None for var in port.variables):
             raise FlattenError(f"input '{port.name}' of function {header.name} is not given "
                                "and has no default", call.span)
     return ports

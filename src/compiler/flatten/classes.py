@@ -51,7 +51,7 @@ class ClassInfo:
     __slots__ = ("entry", "kind", "partial", "builtin", "literals", "members", "classes",
                  "equations", "initial_equations", "algorithms", "initial_algorithms",
                  "type_layers", "dims", "flow", "variability", "causality", "composition",
-                 "external_object")
+                 "external_object", "enumeration")
 
     def __init__(self, entry: ClassEntry, definition: ast.ClassDef):
         self.entry = entry
@@ -70,6 +70,7 @@ class ClassInfo:
         self.flow = self.variability = self.causality = ""
         self.composition = definition.body if isinstance(definition.body, ast.Composition) else None
         self.external_object = False  # extends ExternalObject
+        self.enumeration = ""          # the enumeration whose literals it has (short classes)
 
     @property
     def name(self) -> str:
@@ -78,6 +79,15 @@ class ClassInfo:
     @property
     def is_structured(self) -> bool:
         return self.builtin is None and not self.external_object
+
+    @property
+    def type_name(self) -> str:
+        """The type of a variable of this class: the built-in's name, the enumeration that
+        defines the literals (``DigitalOutput = output Logic`` is ``Logic``), or the external
+        object class."""
+        if self.builtin == "enumeration":
+            return self.enumeration or self.name
+        return self.name if self.external_object else self.builtin
 
 
 class Classes:
@@ -142,6 +152,7 @@ class Classes:
                 raise FlattenError("enumeration(:) is not supported", definition.span)
             info.builtin = "enumeration"
             info.literals = tuple(literal.name for literal in body.literals)
+            info.enumeration = info.name
         elif isinstance(body, ast.DerClass):
             raise FlattenError("derivative classes (der(f, x)) are not supported", body.span)
         elif isinstance(body, ast.ShortClass):
@@ -171,6 +182,8 @@ class Classes:
                                    modification.span if modification else None)
             info.builtin = base.builtin
             info.literals = base.literals or info.literals
+            info.enumeration = base.enumeration or info.enumeration
+            info.dims = info.dims + base.dims  # ``extends Real[4]`` through a short class
             layer = ((modification, scope),) if modification is not None else ()
             info.type_layers = layer + base.type_layers
             info.flow = info.flow or base.flow

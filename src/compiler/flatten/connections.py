@@ -250,6 +250,10 @@ def _check_pair(ra: VarRecord, a_outside: bool, rb: VarRecord, b_outside: bool, 
 
 
 def _is_source(record: VarRecord, outside: bool) -> bool:
-    return record.causality == ("input" if outside else "output")
+    """An inside output or a public outside input sets its connection set's signal; a
+    protected outside input (``f_internal``) is set by it (MLS 9.3)."""
+    if outside:
+        return record.causality == "input" and not record.protected
+    return record.causality == "output"
 
 

@@ -159,7 +159,7 @@ def _sections(instance: Instance, collector: Collector) -> None:
         collector.algorithms.append((algorithm, owner, assigned))
     for statements, scope in info.initial_algorithms:
         algorithm, assigned = flatten_algorithm(statements, Env(ctx, instance, scope),
-                                                _span_of(statements))
+                                                _span_of(statements), initial=True)
         collector.initial_algorithms.append((algorithm, owner, assigned))
 
 

@@ -246,23 +246,42 @@ def tuple_equation(lhs: ast.TupleExpr, rhs, env, span) -> flat.Equation:
 
 
 def call_targets(result: CallResult, targets: list, span) -> flat.TupleExpr:
-    if len(targets) > len(result.shapes):
-        raise FlattenError(f"{result.call.name} has {len(result.shapes)} outputs, "
+    """The scalar targets of a call's flat outputs: ``targets`` are given per declared output
+    (a record output's target is a record, taken apart leaf by leaf), None where skipped."""
+    from compiler.flatten.records import leaf_value
+    ports = result.ports or [None] * len(result.shapes)
+    if len(targets) > len(ports):
+        raise FlattenError(f"{result.call.name} has {len(ports)} outputs, "
                            f"{len(targets)} are used", span)
     items = []
-    for position, shape in enumerate(result.shapes):
+    shapes = iter(result.shapes)
+    for position, port in enumerate(ports):
         target = targets[position] if position < len(targets) else None
-        count = 1
-        for size in shape:
-            count *= size
-        if target is None:
-            items.extend([None] * count)
-            continue
-        if values.shape(target) != shape:
-            raise FlattenError(f"output {position + 1} of {result.call.name} has size "
-                               f"{list(shape) or 'scalar'}, its target {_size(target)}", span)
-        items.extend(values.scalars(target))
+        variables = port.variables if port is not None else (None,)
+        for var in variables:
+            shape = next(shapes)
+            part = target
+            if target is not None and port is not None and port.record is not None:
+                try:
+                    part = leaf_value(target, tuple(var.name.split(".")[1:]))
+                except KeyError:
+                    raise FlattenError(f"output {position + 1} of {result.call.name} is a "
+                                       f"{port.record.name}, its target is not", span) from None
+            if part is None:
+                items.extend([None] * _count(shape))
+                continue
+            if values.shape(part) != shape:
+                raise FlattenError(f"output {position + 1} of {result.call.name} has size "
+                                   f"{list(shape) or 'scalar'}, its target {_size(part)}", span)
+            items.extend(values.scalars(part))
     return flat.TupleExpr(tuple(items))
+
+
+def _count(shape) -> int:
+    total = 1
+    for size in shape:
+        total *= size
+    return total
 
 
 def count_equations(items) -> int:

@@ -82,6 +82,8 @@ def evaluate(value, ctx, structural: bool = False):
         return value.value if kind is flat.Const else value
     if kind is tuple:
         return tuple(evaluate(item, ctx, structural) for item in value)
+    if kind is flat.ArrayExpr:
+        return tuple(evaluate(item, ctx, structural) for item in value.elements)
     if kind is flat.Var:
         return variable_value(value.name, ctx, structural)
     if kind is flat.Binary:

@@ -13,8 +13,9 @@ _BOOLEAN_RESULT = frozenset({"edge", "change", "initial", "terminal", "sample"})
 _INTEGER_RESULT = frozenset({"integer", "Integer", "size", "ndims"})
 _ARGUMENT_TYPE = frozenset({"abs", "sign", "min", "max", "pre", "noEvent", "mod", "rem", "div",
                             "delay", "homotopy"})
+# (noEvent, smooth and homotopy of parameter expressions are parameter expressions)
 _VARYING_CALLS = frozenset({"initial", "terminal", "sample", "pre", "edge", "change", "der",
-                            "delay", "noEvent", "smooth", "homotopy"})
+                            "delay"})
 _RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>", "and", "or"})
 _NUMERIC = frozenset({"Real", "Integer"})
 

@@ -66,6 +66,7 @@ class FunctionScope:
         self.iterators: list[str] = []
         self.records: dict[str, RecordVar] = {}
         self.hoisted: list = []        # statements the current statement needs first
+        self.whole_call = None         # span of the call that is an assignment's whole value
         self.temporaries: list = []    # FunctionVars of the temporaries they assign
         self.loop_condition = False
 
@@ -85,6 +86,15 @@ class FunctionScope:
     # ------------------------------------------------------------------------- variables
     def declare(self, member) -> Port:
         """The flat variables of a declared function variable (a record: one per leaf)."""
+        before = len(self.hoisted)
+        port = self._declare(member)
+        if member.decl.causality == "input" and len(self.hoisted) > before:
+            raise FlattenError(f"the default of input '{member.decl.name}' of function "
+                               f"{self.name} cannot call a function whose array or record "
+                               "result is not known while translating", member.decl.span)
+        return port
+
+    def _declare(self, member) -> Port:
         decl = member.decl
         info = self.type_info(decl)
         dims = tuple(None if isinstance(dim, ast.Colon) else self.expr(dim) for dim in decl.dims)
@@ -94,8 +104,7 @@ class FunctionScope:
             default = None
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
-            type_name = info.name if info.builtin == "enumeration" or info.external_object \
-                else info.builtin
+            type_name = info.type_name
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)
@@ -396,7 +405,30 @@ class FunctionScope:
         result = flat.Call(header.name, tuple(arguments[var.name] for var in header.inputs))
         if first is not None and first.record is not None:
             return RecordCall(result, first)
+        if first is not None and first.variables[0].dims and span is not self.whole_call:
+            return self._hoist_array(result, header, arguments, span)
         return result
+
+    def _hoist_array(self, result: flat.Call, header, arguments: dict, span) -> flat.Var:
+        """An array-valued call inside an expression: assigned to a temporary array by a
+        statement before this one (its size from the callee's output size)."""
+        from compiler.flatten.calls import substitute
+        if self.loop_condition:
+            raise FlattenError("a call that returns an array cannot be part of a while "
+                               "condition", span)
+        output = header.outputs[0]
+        if any(dim is None for dim in output.dims):
+            raise FlattenError(f"the size of the output {output.name} of {header.name} is not "
+                               "known from its inputs, so its call must be assigned to a "
+                               "variable as a whole", span)
+        name = f"$array{len(self.temporaries) + 1}"
+        dims = tuple(substitute(dim, arguments) for dim in output.dims)
+        self.temporaries.append(flat.FunctionVar(name, output.type, dims, None, span))
+        target = flat.Var(name)
+        if len(header.outputs) > 1:
+            target = flat.TupleExpr((target,) + (None,) * (len(header.outputs) - 1))
+        self.hoisted.append(flat.Assign(target, result, span))
+        return flat.Var(name)
 
     def _record_constructor(self, entry, info, call: ast.Call):
         from compiler.flatten.operators import constructor_call
@@ -494,7 +526,12 @@ class FunctionScope:
                 type(value_node.elements[0]) is ast.Comprehension and \
                 not self._literal_comprehension(value_node.elements[0]):
             return self._comprehension_loop(target, value_node.elements[0], node.span)
-        value = self.expr(node.value)
+        # a call that is the whole right side needs no temporary for its array result
+        self.whole_call = node.value.span if type(node.value) is ast.Call else None
+        try:
+            value = self.expr(node.value)
+        finally:
+            self.whole_call = None
         if type(target) is flat.TupleExpr:
             if type(value) is RecordCall:
                 value = value.call

@@ -8,17 +8,24 @@ record input or output is one flat variable per leaf of the record (``c.re``, ``
 """
 from __future__ import annotations
 
+import dataclasses
+
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.function_body import FunctionScope, statement_block
 from compiler.lang import ast
 
 
+# annotations that let a tool replace a call by the function's body (MLS 18.3)
+INLINE_ANNOTATIONS = ("Inline", "LateInline", "InlineAfterIndexReduction")
+
+
 class FunctionHeader:
     """What a call needs: the full name, the flat inputs (with defaults) and outputs, and the
     declared ones (``input_ports``/``output_ports``: a record port stands for several flat
-    variables). ``inline``: the function is annotated ``Inline = true`` (or ``LateInline``),
-    so calls take its body's value where it can be worked out (``inline.py``)."""
+    variables). ``inline``: the function is annotated ``Inline = true`` (or ``LateInline``,
+    ``InlineAfterIndexReduction``), so calls take its body's value where it can be worked out
+    (``inline.py``)."""
 
     __slots__ = ("name", "inputs", "outputs", "input_ports", "output_ports", "external",
                  "builtin", "inline")
@@ -51,16 +58,37 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
         ports[decl.causality or "local"].append(scope.declare(member))
+    prologue = _prologue(scope, ports)
     external = _external(scope, info, ports)
     builtin = external is not None and external.language == "builtin"
     definition = ctx.classes.definition(entry)
     header = FunctionHeader(name, tuple(ports["input"]), tuple(ports["output"]), external,
-                            builtin, _annotated(definition, ("Inline", "LateInline")))
+                            builtin, _annotated(definition, INLINE_ANNOTATIONS))
     ctx.function_headers[name] = header
     if not builtin:
         local_vars = [var for port in ports["local"] for var in port.variables]
-        _translate_body(ctx, entry, info, scope, header, local_vars)
+        _translate_body(ctx, entry, info, scope, header, local_vars, prologue)
     return header
+
+
+def _prologue(scope: FunctionScope, ports: dict) -> list:
+    """Where a declaration's default needed statements first (a call with an array or
+    record result), the defaults of the outputs and locals become the first statements, in
+    declaration order, after those statements."""
+    if not scope.hoisted:
+        return []
+    statements = list(scope.hoisted)
+    scope.hoisted.clear()
+    for kind in ("output", "local"):
+        for position, port in enumerate(ports[kind]):
+            variables = []
+            for var in port.variables:
+                if var.default is not None:
+                    statements.append(flat.Assign(flat.Var(var.name), var.default, var.span))
+                    var = dataclasses.replace(var, default=None)
+                variables.append(var)
+            ports[kind][position] = type(port)(port.name, tuple(variables), port.record)
+    return statements
 
 
 def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
@@ -131,7 +159,7 @@ def _annotation_strings(annotation, key: str):
     return None
 
 
-def _translate_body(ctx, entry, info, scope, header, local_vars) -> None:
+def _translate_body(ctx, entry, info, scope, header, local_vars, prologue=()) -> None:
     name = header.name
     if info.equations or info.initial_equations:
         eq, _ = (info.equations or info.initial_equations)[0]
@@ -140,7 +168,7 @@ def _translate_body(ctx, entry, info, scope, header, local_vars) -> None:
         raise FlattenError(f"function {name} cannot have an initial algorithm",
                            info.initial_algorithms[0][0][0].span if info.initial_algorithms[0][0]
                            else None)
-    statements = []
+    statements = list(prologue)
     for section, _scope in info.algorithms:
         statements.extend(statement_block(scope, section))
     if not info.algorithms and header.external is None:

@@ -58,16 +58,14 @@ class _Executor:
             raise _NotInlinable()
         env = {}
         for var in function.inputs:
-            value = arguments[var.name]
-            if var.dims and (not self.scalarized or type(value) is not tuple):
-                raise _NotInlinable()
+            value = _as_tuples(arguments[var.name])
+            if var.dims and type(value) is not tuple:
+                raise _NotInlinable()  # an array whose elements are not known one by one
             env[var.name] = value
         for var in function.outputs + function.locals:
             if var.default is not None:
                 env[var.name] = self.value(var.default, env)
             elif var.dims:
-                if not self.scalarized:
-                    raise _NotInlinable()
                 dims = [self._integer(self.value(dim, env)) for dim in var.dims]
                 env[var.name] = values.reshape([_UNDEFINED] * _product(dims), tuple(dims)) \
                     if dims and _product(dims) else (() if dims else _UNDEFINED)
@@ -77,6 +75,9 @@ class _Executor:
         outputs = {var.name: env[var.name] for var in function.outputs}
         if any(item is _UNDEFINED for value in outputs.values() for item in _items(value)):
             raise _NotInlinable()
+        if not self.scalarized and self.depth == 0:
+            # in a function body an array is one expression
+            outputs = {name: values.to_expr(value) for name, value in outputs.items()}
         return outputs
 
     # ------------------------------------------------------------------------- statements
@@ -196,8 +197,6 @@ class _Executor:
         if kind is flat.Call:
             return self._call(expr, env)
         if kind is flat.ArrayExpr:
-            if not self.scalarized:
-                raise _NotInlinable()
             return tuple(self.value(item, env) for item in expr.elements)
         if kind is flat.RangeExpr:
             start, stop = self.value(expr.start, env), self.value(expr.stop, env)
@@ -240,11 +239,14 @@ class _Executor:
             if len(args) == 1:
                 return tuple(flat.Const(size) for size in dims)
             return flat.Const(dims[self._integer(args[1]) - 1])
+        from compiler.flatten.builtins import array_function_value
+        value = array_function_value(name, args)
+        if value is not None:
+            return values.elementwise(lambda item: _fold(self.ctx, item), value)
         if not any(type(arg) is tuple for arg in args):
+            if name in _ARRAY_BUILTINS:
+                raise _NotInlinable()  # its sizes are not known here
             return _fold(self.ctx, flat.Call(name, tuple(args)))
-        if name in ("sum", "product") and len(args) == 1:
-            items = values.scalars(args[0])
-            return values.sum_of(items) if name == "sum" else values.product_of(items)
         if name in ("min", "max") and len(args) == 1:
             items = values.scalars(args[0])
             if not items:
@@ -296,6 +298,9 @@ class _Executor:
         return literal
 
 
+_ARRAY_BUILTINS = frozenset({"zeros", "ones", "fill", "identity", "transpose", "outerProduct",
+                             "cross", "skew", "diagonal", "vector", "matrix", "cat",
+                             "linspace"})
 _ELEMENTWISE_FUNCTIONS = frozenset({
     "abs", "sign", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
     "exp", "log", "log10", "floor", "ceil", "integer", "noEvent"})
@@ -333,6 +338,15 @@ def _merged(condition, a, b):
     if a is _UNDEFINED or b is _UNDEFINED:
         return _UNDEFINED
     return flat.IfExpr(condition, a, b)
+
+
+def _as_tuples(value):
+    """An argument with its array constructors as tuples (their elements known one by one)."""
+    if type(value) is flat.ArrayExpr:
+        return tuple(_as_tuples(item) for item in value.elements)
+    if type(value) is tuple:
+        return tuple(_as_tuples(item) for item in value)
+    return value
 
 
 def _items(value):

@@ -47,8 +47,7 @@ class VarRecord:
                  decl, env, owner, interface):
         self.name = name
         self.info = info
-        self.type = info.name if info.builtin == "enumeration" or info.external_object \
-            else info.builtin
+        self.type = info.type_name
         self.variability = variability  # "constant", "parameter", "discrete" or ""
         self.causality = causality      # "input", "output" or "" as declared
         self.flow = flow
@@ -243,12 +242,14 @@ def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
 
 def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> Node:
     ctx = inst.ctx
-    if info.type_layers:
-        # a type's modification applies to every element of an array of that type
-        type_mods = [_each(from_ast(modification, Env(ctx, None, scope)))
-                     for modification, scope in info.type_layers]
-        mod = merge_all([layer for layer in [mod, *type_mods] if layer is not None], decl.name)
-    _check_attributes(info, mod)
+    # a type's modification applies to every element of an array of that type; one of a type
+    # with dimensions of its own (``Integer[3](min = {1, 1, 1})``) is split over those
+    type_mods = [from_ast(modification, Env(ctx, None, scope))
+                 for modification, scope in info.type_layers]
+    type_mods = [layer for layer in type_mods if layer is not None]
+    own = len(info.dims)
+    _check_attributes(info, merge_all([layer for layer in [mod, *type_mods]
+                                       if layer is not None], decl.name))
     variability, causality, flow, protected = _prefixes(inst, decl, info)
     if flow and not _in_connector(inst):
         raise FlattenError(f"'{decl.name}' is a flow variable outside a connector",
@@ -260,8 +261,11 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
     name = inst.prefixed(decl.name)
     elements = []
     for index in _indices(dims):
+        type_index = index[len(index) - own:] if own else ()
+        layers = [indexed(mod, index)] + [indexed(layer, type_index) for layer in type_mods]
+        element_mod = merge_all([layer for layer in layers if layer is not None], decl.name)
         record = VarRecord(name + _index_text(index), info, variability, causality, bool(flow),
-                           protected, inst.top_interface and not protected, indexed(mod, index),
+                           protected, inst.top_interface and not protected, element_mod,
                            decl, decl_env, owner, interface)
         ctx.variables[record.name] = record
         elements.append(record)
@@ -289,12 +293,6 @@ def register_external_object(ctx, info: ClassInfo, span) -> None:
     ctx.external_objects[info.name] = flat.ExternalObject(
         info.name, functions["constructor"], functions["destructor"],
         ctx.classes.definition(info.entry).span)
-
-
-def _each(mod):
-    if mod is None:
-        return None
-    return mod.copy(each=True, args={key: _each(sub) for key, sub in mod.args.items()})
 
 
 def _in_connector(inst: Instance) -> bool:
@@ -403,11 +401,25 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
                                    mod.span)
             dims.append(value_shape[position])
             continue
-        size = evaluation.evaluate_structural(dim, dim_env, "an array dimension", expect=int)
+        size = _dimension(dim, dim_env)
         if size < 0:
             raise FlattenError(f"array dimension is negative ({size})", dim.span)
         dims.append(size)
     return tuple(dims)
+
+
+def _dimension(dim, env) -> int:
+    """An array size: an Integer parameter expression, or an enumeration type or Boolean
+    (``Real x[Logic]``: one element per literal, indexed by the literals)."""
+    from compiler import flat
+    if isinstance(dim, ast.ComponentRef) and dim.dotted == "Boolean" and not dim.is_global:
+        return 2
+    value = evaluation.evaluate_structural(dim, env, "an array dimension")
+    if type(value) is tuple and value and all(type(item) is flat.EnumConst for item in value):
+        return len(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int)
+    return value
 
 
 def _indices(dims: tuple):

@@ -150,13 +150,17 @@ def merge_all(layers, name: str) -> Mod | None:
 
 
 def indexed(mod: Mod | None, index: tuple) -> Mod | None:
-    """The modification of one element of an array component (``each`` parts are shared)."""
-    if mod is None or index == () or mod.each:
+    """The modification of one element of an array component (``each`` parts are shared by
+    the elements, and split again by the arrays inside them)."""
+    if mod is None or index == ():
         return mod
+    if mod.each:
+        return mod.copy(each=False)
     binding, select = mod.binding, mod.select
     if binding is not None:
         select = select + index
-    args = {key: (sub if sub.each else indexed(sub, index)) for key, sub in mod.args.items()}
+    args = {key: (sub.copy(each=False) if sub.each else indexed(sub, index))
+            for key, sub in mod.args.items()}
     return Mod(binding, select, args, mod.redeclare, mod.each, mod.final, mod.span, mod.derived)
 
 
@@ -168,8 +172,9 @@ def field(mod: Mod | None, name: str) -> Mod | None:
     sub = mod.args.get(name)
     if mod.binding is None:
         return sub
-    part = Mod(mod.binding, mod.select + (name,), span=mod.span, each=mod.each, final=mod.final,
-               derived=True)
+    # (``each`` of the record's binding spoke of an array of records, already indexed: the
+    # field's own array elements take their parts of it)
+    part = Mod(mod.binding, mod.select + (name,), span=mod.span, final=mod.final, derived=True)
     if sub is None:
         return part
     if sub.shadowed:

@@ -56,8 +56,9 @@ def resolve(ref: ast.ComponentRef, env):
     else:
         name = first.name
         if name in env.iterators:
-            value = pick_nested(env.iterators[name], _selections(
-                first, shape(env.iterators[name]), env, name))
+            value = env.iterators[name]
+            value = with_dynamic(_selections(first, shape(value), env, name),
+                                 lambda chosen: pick_nested(value, chosen), env)
             return _fields(value, parts, 1, ref)
         inst = env.instance
         if inst is not None:
@@ -122,7 +123,18 @@ def _descend(node, parts, k: int, env, ref, leaf=element_value):
             raise Removed()
         raise FlattenError(f"component '{part.name}' is disabled by its condition and cannot "
                            "be used", part.span)
-    selected = pick_flat(node.elements, node.dims, _selections(part, node.dims, env, part.name))
+    selections = _selections(part, node.dims, env, part.name)
+    if any(type(item) is Dynamic for item in selections):
+        if leaf is None:
+            raise FlattenError(f"the subscript of '{part.name}' must be a parameter expression "
+                               "here", part.span)
+        return with_dynamic(selections, lambda chosen: _descend_chosen(
+            node, chosen, parts, k, env, ref, leaf), env)
+    return _descend_chosen(node, selections, parts, k, env, ref, leaf)
+
+
+def _descend_chosen(node, selections, parts, k: int, env, ref, leaf):
+    selected = pick_flat(node.elements, node.dims, selections)
     if k + 1 == len(parts):
         return selected if leaf is None else _map(leaf, selected)
     following = parts[k + 1]
@@ -158,15 +170,78 @@ def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
         if type(subscript) is ast.Colon:
             selections.append(list(range(1, size + 1)))
             continue
+        index = translation.translate(subscript, env.with_end(size))
         try:
-            value = evaluation.evaluate(translation.translate(subscript, env.with_end(size)),
-                                        env.ctx, structural=True)
+            value = evaluation.evaluate(index, env.ctx, structural=True)
         except NotEvaluable as error:
-            raise FlattenError(f"the subscript of '{name}' must be a parameter expression: "
-                               f"{error.reason}", subscript.span) from None
+            if type(index) is tuple or not _varies(index, env):
+                raise FlattenError(f"the subscript of '{name}' must be a parameter expression: "
+                                   f"{error.reason}", subscript.span) from None
+            selections.append(Dynamic(index, size, subscript.span))
+            continue
         selections.append(_check_index(value, size, name, subscript.span))
     selections.extend(list(range(1, size + 1)) for size in dims[len(subscripts):])
     return selections
+
+
+class Dynamic:
+    """A subscript known only while simulating (``table[i, x]`` with ``i`` a variable): the
+    value is chosen among the elements by if-expressions on it."""
+
+    __slots__ = ("index", "size", "span")
+
+    def __init__(self, index, size: int, span):
+        self.index = index
+        self.size = size
+        self.span = span
+
+
+_MAX_DYNAMIC = 4096  # elements a variable subscript may choose among
+
+
+def _varies(index, env) -> bool:
+    """Whether a subscript depends on variables (not merely on a parameter without value)."""
+    from compiler.flatten.exprtypes import is_parameter_expression
+    return not is_parameter_expression(index, env.ctx)
+
+
+def with_dynamic(selections: list, compute, env):
+    """``compute(selections)``, each ``Dynamic`` subscript replaced by every index it may
+    take, the values combined by if-expressions on the subscript (noEvent: an Integer or
+    enumeration subscript changes at events only)."""
+    for position, item in enumerate(selections):
+        if type(item) is Dynamic:
+            total = 1
+            for other in selections:
+                total *= other.size if type(other) is Dynamic else 1
+            if total > _MAX_DYNAMIC:
+                raise FlattenError(f"a subscript that varies chooses among {total} elements "
+                                   f"(at most {_MAX_DYNAMIC})", item.span)
+            options = []
+            for k in range(1, item.size + 1):
+                chosen = list(selections)
+                chosen[position] = k
+                options.append(with_dynamic(chosen, compute, env))
+            return _choose(item, options, env)
+    return compute(selections)
+
+
+def _choose(item: Dynamic, options: list, env):
+    from compiler.flatten.exprtypes import expr_type
+    from compiler.flatten.values import if_value
+    index = item.index
+    if expr_type(index, env.ctx) not in ("Integer", "Real", "Boolean", ""):
+        index = flat.Call("Integer", (index,))  # an enumeration: compare its ordinal
+    elif expr_type(index, env.ctx) == "Boolean":
+        index = flat.IfExpr(index, flat.Const(2), flat.Const(1))
+    result = options[-1]
+    for k in range(len(options) - 1, 0, -1):
+        condition = flat.Call("noEvent", (flat.Binary("==", index, flat.Const(k)),))
+        try:
+            result = if_value(condition, options[k - 1], result)
+        except ShapeError as error:
+            raise FlattenError(str(error), item.span) from None
+    return result
 
 
 def _check_index(value, size: int, name: str, span):
@@ -174,7 +249,9 @@ def _check_index(value, size: int, name: str, span):
         return [_check_index(item, size, name, span) for item in value]
     if type(value) is flat.EnumConst:
         value = value.ordinal
-    elif isinstance(value, bool) or not isinstance(value, int):
+    elif isinstance(value, bool):
+        value = 2 if value else 1  # an array with a Boolean dimension: [false, true]
+    elif not isinstance(value, int):
         raise FlattenError(f"the subscript of '{name}' must be an Integer, not {value!r}", span)
     if not 1 <= value <= size:
         raise FlattenError(f"subscript {value} is out of range for '{name}' (size {size})", span)
@@ -243,7 +320,7 @@ def _static(entry: ClassEntry, parts, k: int, env, ref):
     info = classes.expand(entry, ref.span)
     if info.builtin == "enumeration":
         register_enumeration(env.ctx, info)
-        return tuple(flat.EnumConst(info.name, name, ordinal)
+        return tuple(flat.EnumConst(info.type_name, name, ordinal)
                      for ordinal, name in enumerate(info.literals, start=1))
     raise FlattenError(f"'{_text(ref)}' is a class, not a value", ref.span)
 
@@ -254,15 +331,17 @@ def _literal(info, part, parts, k: int, env):
     if k + 1 < len(parts) or part.subscripts:
         raise FlattenError(f"'{part.name}' is an enumeration literal", part.span)
     register_enumeration(env.ctx, info)
-    return flat.EnumConst(info.name, part.name, info.literals.index(part.name) + 1)
+    return flat.EnumConst(info.type_name, part.name, info.literals.index(part.name) + 1)
 
 
 def register_enumeration(ctx, info) -> None:
     """Record an enumeration type the flat model uses (built-in ones need no declaration)."""
-    if info.name in ctx.enumerations or BUILTIN_CLASSES.get(info.name) is info.entry:
+    name = info.type_name
+    if name in ctx.enumerations or BUILTIN_CLASSES.get(name) is info.entry or \
+            name in ("StateSelect", "AssertionLevel"):
         return
     span = ctx.classes.definition(info.entry).span
-    ctx.enumerations[info.name] = flat.Enumeration(info.name, info.literals, span)
+    ctx.enumerations[name] = flat.Enumeration(name, info.literals, span)
 
 
 def enumeration_literals(ctx, type_name: str) -> tuple:
@@ -275,7 +354,8 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
     """Parts ``k:`` of a reference whose part ``k`` is a constant of a class (not an instance)."""
     part = parts[k]
     value = package_constant(member, env.ctx, part.span)
-    value = pick_nested(value, _selections(part, shape(value), env, part.name))
+    value = with_dynamic(_selections(part, shape(value), env, part.name),
+                         lambda chosen: pick_nested(value, chosen), env)
     return _fields(value, parts, k + 1, ref)
 
 

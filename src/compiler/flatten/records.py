@@ -60,8 +60,7 @@ def _leaves(classes, info, path, dims, levels, records, decls, depth):
                                    f"{field_info.kind}", decl.span)
             yield from _leaves(classes, field_info, *here, depth + 1)
             continue
-        type_name = field_info.name if field_info.builtin == "enumeration" \
-            else field_info.builtin
+        type_name = field_info.type_name
         yield Leaf(here[0], type_name, here[1], here[2], here[3], here[4])
 
 
