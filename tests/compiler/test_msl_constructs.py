@@ -236,3 +236,69 @@ def test_a_state_that_is_the_derivative_of_another_state(fmus):
     t = result["time"]
     assert result["inertia.w"] == pytest.approx(1 - np.exp(-t), abs=1e-6)
     assert result["inertia.phi"] == pytest.approx(t - 1 + np.exp(-t), abs=1e-6)
+
+
+# ------------------------------------------------------------ subscripts and dimensions
+def test_enumerations_and_booleans_are_array_dimensions_and_subscripts_may_vary():
+    model = flat("Subscripts.Lookup")
+    assert [item.name for item in model.variables if item.name.startswith("gain[")] == [
+        "gain[1,1]", "gain[1,2]", "gain[2,1]", "gain[2,2]", "gain[3,1]", "gain[3,2]"]
+    g = next(line for line in equations(model) if line.startswith("g = "))
+    assert "noEvent(Integer(state) == 1)" in g and "gain[3,2]" in g
+
+
+@pytest.mark.slow
+def test_a_varying_subscript_picks_the_element_in_the_fmu(fmus):
+    result = simulate(fmus, "Subscripts.Lookup", ["g", "n"], stop=0.5)
+    t, g = result["time"], result["g"]
+    # state: low until 0.1, mid from 0.1, high from 0.2, low from 0.3, mid from 0.4, high
+    # from 0.5; gain[state, on] with on = time > 0.25
+    expected = np.select([t < 0.1, t < 0.2, t < 0.25, t < 0.3, t < 0.4, t < 0.5],
+                         [1, 2, 3, 30, 10, 20], 30)
+    away = np.min(np.abs(t[:, None] - np.array([0.1, 0.2, 0.25, 0.3, 0.4])), axis=1) > 1e-6
+    assert g[away] == pytest.approx(expected[away])
+
+
+def test_a_type_with_dimensions_splits_its_attributes_and_each_reaches_nested_arrays():
+    lines = variables(flat("ArrayTypes.Lines"))
+    assert lines["shapes[2].sequence[3]"] == \
+        "parameter Integer shapes[2].sequence[3](min = 1, max = 3) = 3;"
+    assert lines["shapes[1].direction[2]"] == "parameter Real shapes[1].direction[2] = 1.0;"
+
+
+# ---------------------------------------------------------------------- connections
+def test_a_protected_input_is_set_by_the_public_input_connected_to_it():
+    lines = equations(flat("Internal.Use"))
+    assert "c.amplitude = c.amplitude_internal;" in lines
+    assert 'who = "Constructs.Internal.Use";' in lines
+
+
+# ---------------------------------------------------------------------- initialization
+def test_an_initial_algorithm_computes_a_parameter_with_fixed_false(fmus):
+    result = fmus.reference(CONSTRUCTS, "Constructs.Initial.Friction", stop=1.0, interval=0.5)
+    assert result["dp"][-1] == pytest.approx(1.0)  # k = 4/2^2
+
+
+def test_a_parameter_assigned_elsewhere_is_refused(flatten):
+    text = CONSTRUCTS.read_text().replace("parameter Real k(fixed = false);", "parameter Real k;")
+    with pytest.raises(CompilerError) as caught:
+        flatten(text, "Constructs.Initial.Friction")
+    assert "cannot assign to parameter 'k' in an algorithm (only an initial algorithm may " \
+        "assign a parameter with fixed = false)" in str(caught.value)
+
+
+# ------------------------------------------------------------------------- functions
+def test_a_function_of_a_components_class_takes_the_components_modifiers():
+    lines = equations(flat("ComponentFunctions.Scene"))
+    assert "(body.a[1], body.a[2], body.a[3]) = Constructs.ComponentFunctions.World.gravity(" \
+        "{body.r[1], body.r[2], body.r[3]}, {world.n[1], world.n[2], world.n[3]}, world.g);" \
+        in lines
+
+
+@pytest.mark.slow
+def test_array_results_inside_function_expressions_compute_in_the_fmu(fmus):
+    result = simulate(fmus, "ArrayResults.Use", ["angle"])
+    assert result["angle"] == pytest.approx(np.arctan2(result["time"], 1.0), abs=1e-9)
+    functions = {item.name: item for item in flat("ArrayResults.Use").functions}
+    heading = functions["Constructs.ArrayResults.heading"]
+    assert [var.name for var in heading.locals] == ["$array1", "$array2"]

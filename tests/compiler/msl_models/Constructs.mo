@@ -436,4 +436,117 @@ package Constructs "Small models of the constructs the Modelica Standard Library
       annotation(experiment(StopTime = 1));
     end Drive;
   end States;
+
+  package Subscripts "Arrays over enumerations, subscripts that vary"
+    type Level = enumeration(low, mid, high);
+    model Lookup
+      constant Integer next[Level] = {2, 3, 1};
+      constant Real gain[Level, Boolean] = {{1, 10}, {2, 20}, {3, 30}};
+      discrete Level state(start = Level.low, fixed = true);
+      discrete Integer n(start = 1, fixed = true);
+      Boolean on = time > 0.25;
+      Real g;
+    equation
+      when sample(0.1, 0.1) then
+        n = next[pre(state)];
+        state = if pre(n) == 1 then Level.mid elseif pre(n) == 2 then Level.high else Level.low;
+      end when;
+      g = gain[state, on];
+      annotation(experiment(StopTime = 0.5));
+    end Lookup;
+  end Subscripts;
+
+  package Initial "A parameter computed by the initial algorithm (fixed = false)"
+    model Friction
+      parameter Real dpNominal = 4;
+      parameter Real V_flowNominal = 2;
+      parameter Real k(fixed = false);
+      Real dp = k*time^2;
+    initial algorithm
+      k := dpNominal/V_flowNominal^2;
+    end Friction;
+  end Initial;
+
+  package Internal "A protected connector set by the public one it is connected to (MLS 9.3)"
+    connector RealInput = input Real;
+    connector RealOutput = output Real;
+    block Cosine
+      parameter Boolean useConstant = false;
+      parameter Real constantAmplitude = 1;
+      RealInput amplitude if not useConstant;
+      RealOutput y;
+    protected
+      RealInput amplitude_internal;
+    equation
+      connect(amplitude, amplitude_internal);
+      if useConstant then
+        amplitude_internal = constantAmplitude;
+      end if;
+      y = amplitude_internal*cos(time);
+    end Cosine;
+    model Use
+      Cosine c;
+      String who = getInstanceName();
+    equation
+      c.amplitude = 2;
+    end Use;
+  end Internal;
+
+  package ComponentFunctions "A function of a component's class, modified by the component"
+    partial function partialGravity
+      input Real r[3];
+      output Real g[3];
+    end partialGravity;
+    function uniformGravity
+      extends partialGravity;
+      input Real n[3] = {0, -1, 0};
+      input Real g0 = 9.81;
+    algorithm
+      g := g0*n;
+    end uniformGravity;
+    model World
+      parameter Real g = 9.81;
+      parameter Real n[3] = {0, -1, 0};
+      replaceable function gravity = uniformGravity(n = n, g0 = g) constrainedby partialGravity;
+    end World;
+    model Body
+      outer World world;
+      Real r[3] = {time, 0, 0};
+      Real a[3] = world.gravity(r);
+    end Body;
+    model Scene
+      inner World world(g = 3, n = {1, 0, 0});
+      Body body;
+    end Scene;
+  end ComponentFunctions;
+
+  package ArrayTypes "A type with dimensions and array attributes; each in nested arrays"
+    type Sequence = Integer[3](min = {1, 1, 1}, max = {3, 3, 3});
+    model Shape
+      parameter Real direction[3] = {1, 0, 0};
+      parameter Sequence sequence = {1, 2, 3};
+    end Shape;
+    model Lines
+      parameter Integer n = 2;
+      Shape shapes[n](each direction = {0, 1, 0});
+    end Lines;
+  end ArrayTypes;
+
+  package ArrayResults "Array results inside expressions of functions (temporaries)"
+    function normalize
+      input Real v[:];
+      output Real result[size(v, 1)];
+    algorithm
+      result := v/sqrt(v*v);
+    end normalize;
+    function heading "normalize() inside an expression"
+      input Real v[3];
+      output Real angle;
+    algorithm
+      angle := atan2(normalize(v)*{0, 1, 0}, normalize(v)*{1, 0, 0});
+    end heading;
+    model Use
+      Real angle = heading({1, time, 0});
+    end Use;
+  end ArrayResults;
 end Constructs;
