@@ -57,8 +57,10 @@ def _statement(node, state: _State) -> list:
             if not state.when:
                 raise FlattenError("reinit() is only allowed inside a when-clause", node.span)
             return reinit(node.call, env, node.span)
-        return [call_statement(node.call, lambda item: translate(item, env), node.span,
-                               "an algorithm", lambda call: translate_call(call, env, "statement"))]
+        statement = call_statement(node.call, lambda item: translate(item, env), node.span,
+                                   "an algorithm",
+                                   lambda call: translate_call(call, env, "statement"))
+        return _checked_now(statement, env)
     if kind is ast.IfStmt:
         branches = tuple((_scalar_condition(condition, env), _block(body, state))
                          for condition, body in node.branches)
@@ -81,6 +83,28 @@ def _statement(node, state: _State) -> list:
                                "are unrolled and cannot break)", node.span)
         return [flat.Break(node.span)]
     raise FlattenError("'return' is only allowed in functions", node.span)
+
+
+def _checked_now(statement, env) -> list:
+    """A call of a user function as a statement, with parameter arguments: run now (its
+    asserts check the parameters: ``isValidTable(table)``) and dropped, the values being
+    fixed at translation; other statements as they are."""
+    from compiler.flatten.evaluate import call_function, evaluate
+    from compiler.flatten.exprtypes import is_parameter_expression
+    if type(statement) is not flat.CallStatement:
+        return [statement]
+    call = statement.call
+    if call.name not in env.ctx.functions or not all(
+            is_parameter_expression(arg, env.ctx) for arg in call.args):
+        return [statement]
+    try:
+        call_function(call.name, [evaluate(arg, env.ctx, structural=True) for arg in call.args],
+                      env.ctx)
+    except NotEvaluable as error:
+        if error.reason.startswith("an assert in"):
+            raise FlattenError(error.reason, statement.span) from None
+        return [statement]
+    return []
 
 
 def _for(indices, body, state: _State) -> list:

@@ -248,7 +248,47 @@ def _user_call(entry, info, call: ast.Call, env, whole: bool, owner=None):
     for name, binding in modified.items():
         if name not in ports:
             ports[name] = translate_binding(binding)
-    return calls.finish_call(header, ports, call.span, whole)
+    return vectorized(env.ctx, header, ports, lambda chosen: calls.finish_call(
+        header, chosen, call.span, whole), call.span)
+
+
+def vectorized(ctx, header, ports: dict, call, span):
+    """``call(ports)``, element by element where arguments have more dimensions than their
+    inputs take (``abs(v)`` of a Complex array, MLS 12.4.6)."""
+    extra = {}
+    for port in header.input_ports:
+        if port.name in ports:
+            surplus = _dimensions(ports[port.name]) - _port_dimensions(ctx, port)
+            if surplus > 0:
+                extra[port.name] = surplus
+    if not extra:
+        return call(ports)
+    sizes = {len(ports[name]) for name in extra}
+    if len(sizes) != 1:
+        raise FlattenError(f"the arrays given to {header.name} element by element differ in "
+                           "size", span)
+    return tuple(vectorized(ctx, header, {name: (value[i] if name in extra else value)
+                                          for name, value in ports.items()}, call, span)
+                 for i in range(sizes.pop()))
+
+
+def _dimensions(value) -> int:
+    count = 0
+    while type(value) is tuple:
+        count += 1
+        if not value:
+            break
+        value = value[0]
+    return count
+
+
+def _port_dimensions(ctx, port) -> int:
+    """How many array dimensions an input takes (a record's own, not its fields')."""
+    variable = port.variables[0]
+    if port.record is None:
+        return len(variable.dims)
+    from compiler.flatten.records import record_leaves
+    return len(variable.dims) - len(record_leaves(ctx.classes, port.record)[0].dims)
 
 
 def _modified_inputs(info, header, env, owner) -> dict:

@@ -67,6 +67,7 @@ class FunctionScope:
         self.records: dict[str, RecordVar] = {}
         self.hoisted: list = []        # statements the current statement needs first
         self.whole_call = None         # span of the call that is an assignment's whole value
+        self.variable_types: dict = {}  # flat variable name -> its type (temporaries' types)
         self.temporaries: list = []    # FunctionVars of the temporaries they assign
         self.loop_condition = False
 
@@ -105,11 +106,13 @@ class FunctionScope:
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
             type_name = info.type_name
+            self.variable_types[decl.name] = type_name
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)
         self.records[decl.name] = RecordVar(info, leaves, len(dims))
         defaults = self._record_defaults(decl, leaves)
+        self.variable_types.update((f"{decl.name}.{leaf.name}", leaf.type) for leaf in leaves)
         variables = tuple(
             flat.FunctionVar(f"{decl.name}.{leaf.name}", leaf.type,
                              dims + tuple(self._foreign(dim, scope) for dim, scope in leaf.dims),
@@ -192,13 +195,15 @@ class FunctionScope:
         raise FlattenError(f"{kind.__name__} is not supported in functions", node.span)
 
     def _comprehension(self, node: ast.Comprehension) -> flat.Expr:
-        """``{e for i in 1:n}`` of one iterator over a literal range: an array of its
-        elements."""
+        """``{e for i in r}``: over a literal range, the array of its elements; over a range
+        the function's variables give, a temporary array filled by a loop first."""
         from compiler.flatten.calls import substitute
         if len(node.indices) != 1 or node.indices[0].range is None:
             raise FlattenError("array comprehensions in functions need one iterator with a "
                                "range", node.span)
         index = node.indices[0]
+        if not self._literal_comprehension(node):
+            return self._hoisted_comprehension(node)
         values = self._literal_range(index.range)
         self.iterators.append(index.name)
         try:
@@ -207,6 +212,83 @@ class FunctionScope:
             self.iterators.pop()
         return flat.ArrayExpr(tuple(substitute(body, {index.name: flat.Const(value)})
                                     for value in values))
+
+    def _loop(self, node: ast.Comprehension, what: str):
+        """``(index name, start, range, element expression, statements each element needs
+        first)`` of a comprehension of one iterator over ``a:b``."""
+        index = node.indices[0] if len(node.indices) == 1 else None
+        if index is None or index.range is None or type(index.range) is not ast.Range or \
+                index.range.step is not None:
+            raise FlattenError(f"{what} in a function needs one iterator over a range 'a:b'",
+                               node.span)
+        start = self.expr(index.range.start)
+        range_ = flat.RangeExpr(start, None, self.expr(index.range.stop))
+        self.iterators.append(index.name)
+        before = len(self.hoisted)
+        try:
+            body = self.expr(node.expr)
+        finally:
+            self.iterators.pop()
+        hoisted = tuple(self.hoisted[before:])  # computed for each element, inside the loop
+        del self.hoisted[before:]
+        return index.name, start, range_, body, hoisted
+
+    def _hoisted_comprehension(self, node: ast.Comprehension) -> flat.Var:
+        name, start, range_, body, hoisted = self._loop(node, "an array comprehension")
+        size = flat.Binary("+", flat.Binary("-", range_.stop, start), flat.Const(1))
+        temporary = self._temporary("$array", self._type_of(body), (size,), node.span)
+        position = flat.Binary("+", flat.Binary("-", flat.Var(name), start), flat.Const(1))
+        self.hoisted.append(flat.ForStatement(name, range_, hoisted + (
+            flat.Assign(flat.Index(temporary, (position,)), body, node.span),), node.span))
+        return temporary
+
+    def _reduction(self, function: str, node: ast.Comprehension) -> flat.Var:
+        """``sum(e for i in a:b)`` (and product, min, max): accumulated into a temporary by
+        a loop first."""
+        name, start, range_, body, hoisted = self._loop(node, f"a reduction {function}()")
+        accumulator = self._temporary(f"${function}", self._type_of(body), (), node.span)
+        if function in ("sum", "product"):
+            self.hoisted.append(flat.Assign(accumulator, flat.Const(
+                0 if function == "sum" else 1), node.span))
+            step = flat.Assign(accumulator, flat.Binary(
+                "+" if function == "sum" else "*", accumulator, body), node.span)
+        else:
+            step = flat.IfStatement(((flat.Binary("==", flat.Var(name), start), (
+                flat.Assign(accumulator, body, node.span),)),), (
+                flat.Assign(accumulator, flat.Call(function, (accumulator, body)), node.span),),
+                node.span)
+        self.hoisted.append(flat.ForStatement(name, range_, hoisted + (step,), node.span))
+        return accumulator
+
+    def _temporary(self, prefix: str, type_name: str, dims: tuple, span) -> flat.Var:
+        name = f"{prefix}{len(self.temporaries) + 1}"
+        self.temporaries.append(flat.FunctionVar(name, type_name, dims, None, span))
+        return flat.Var(name)
+
+    def _type_of(self, expr) -> str:
+        """Integer, Boolean or Real: the type of an expression of this function's variables."""
+        kind = type(expr)
+        if kind is flat.Const:
+            return {bool: "Boolean", int: "Integer"}.get(type(expr.value), "Real")
+        if kind is flat.Var or kind is flat.Index:
+            base = expr if kind is flat.Var else expr.base
+            declared = self.variable_types.get(base.name) if type(base) is flat.Var else None
+            return declared if declared in ("Integer", "Boolean") else "Real"
+        if kind is flat.Binary:
+            if expr.op in ("<", "<=", ">", ">=", "==", "<>", "and", "or"):
+                return "Boolean"
+            if expr.op in ("/", "^", "./", ".^"):
+                return "Real"
+            types = {self._type_of(expr.left), self._type_of(expr.right)}
+            return "Integer" if types == {"Integer"} else "Real"
+        if kind is flat.Unary:
+            return "Boolean" if expr.op == "not" else self._type_of(expr.operand)
+        if kind is flat.IfExpr:
+            types = {self._type_of(expr.then), self._type_of(expr.else_)}
+            return types.pop() if len(types) == 1 else "Real"
+        if kind is flat.Call and expr.name in ("size", "integer", "Integer", "div"):
+            return "Integer"
+        return "Real"
 
     def _literal_range(self, node) -> tuple:
         from compiler.flatten.context import Env
@@ -225,27 +307,12 @@ class FunctionScope:
 
     def _comprehension_loop(self, target, node: ast.Comprehension, span) -> list:
         """``x := {e for i in a:b}`` as ``for i in a:b loop x[i - a + 1] := e; end for``."""
-        index = node.indices[0] if len(node.indices) == 1 else None
-        if index is None or index.range is None or type(index.range) is not ast.Range or \
-                index.range.step is not None:
-            raise FlattenError("an array comprehension assigned in a function needs one "
-                               "iterator over a range 'a:b'", node.span)
         if type(target) is not flat.Var:
             raise FlattenError("an array comprehension can only be assigned to a whole array "
                                "variable", span)
-        start = self.expr(index.range.start)
-        range_ = flat.RangeExpr(start, None, self.expr(index.range.stop))
-        self.iterators.append(index.name)
-        before = len(self.hoisted)
-        try:
-            body = self.expr(node.expr)
-        finally:
-            self.iterators.pop()
-        hoisted = self.hoisted[before:]  # computed for each element, inside the loop
-        del self.hoisted[before:]
-        position = flat.Binary("+", flat.Binary("-", flat.Var(index.name), start),
-                               flat.Const(1))
-        return [flat.ForStatement(index.name, range_, tuple(hoisted) + (
+        name, start, range_, body, hoisted = self._loop(node, "an array comprehension")
+        position = flat.Binary("+", flat.Binary("-", flat.Var(name), start), flat.Const(1))
+        return [flat.ForStatement(name, range_, hoisted + (
             flat.Assign(flat.Index(target, (position,)), body, span),), span)]
 
     def _is_local(self, name: str) -> bool:
@@ -364,6 +431,9 @@ class FunctionScope:
         if builtin_called(func, Env(self.ctx, None, self.entry)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
+            if name in ("sum", "product", "min", "max") and len(call.args) == 1 and \
+                    type(call.args[0]) is ast.Comprehension and not call.named:
+                return self._reduction(name, call.args[0])
             if call.named or any(type(arg) is ast.Comprehension for arg in call.args):
                 raise FlattenError(f"named arguments and reductions of {name}() are not "
                                    "supported in functions", call.span)
