@@ -302,3 +302,18 @@ def test_array_results_inside_function_expressions_compute_in_the_fmu(fmus):
     functions = {item.name: item for item in flat("ArrayResults.Use").functions}
     heading = functions["Constructs.ArrayResults.heading"]
     assert [var.name for var in heading.locals] == ["$array1", "$array2"]
+
+
+@pytest.mark.slow
+def test_a_for_loop_of_a_model_algorithm_breaks(fmus):
+    model = flat("Loops.FirstAbove")
+    assert [item.name for item in model.variables if item.name.startswith("$")] == ["$break1"]
+    result = simulate(fmus, "Loops.FirstAbove", ["index", "checked"], stop=1.0)
+    t = np.round(result["time"], 9)
+    after = t - np.floor(t * 10 + 1e-9) / 10 > 1e-6   # between two samples
+    samples = np.floor(t[after] * 10 + 1e-9) / 10
+    limits = np.array([0.2, 0.4, 0.6, 0.8])
+    first = np.array([next((k + 1 for k, limit in enumerate(limits) if s < limit), 0)
+                      for s in samples])
+    assert list(result["index"][after]) == list(first)
+    assert list(result["checked"][after]) == [k if k else 4 for k in first]

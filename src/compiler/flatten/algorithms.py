@@ -18,17 +18,22 @@ from compiler.lang import ast
 
 
 class _State:
-    __slots__ = ("env", "when", "loop", "assigned", "initial")
+    """``loop``: inside a while-loop (break leaves it); ``broken``: inside an unrolled
+    for-loop whose break sets this flag (a hidden Boolean) instead."""
 
-    def __init__(self, env, when=False, loop=False, assigned=None, initial=False):
+    __slots__ = ("env", "when", "loop", "assigned", "initial", "broken")
+
+    def __init__(self, env, when=False, loop=False, assigned=None, initial=False, broken=None):
         self.env = env
         self.when = when
         self.loop = loop
         self.assigned = assigned if assigned is not None else {}
         self.initial = initial
+        self.broken = broken
 
     def but(self, **changes) -> _State:
-        state = _State(self.env, self.when, self.loop, self.assigned, self.initial)
+        state = _State(self.env, self.when, self.loop, self.assigned, self.initial,
+                       self.broken)
         for name, value in changes.items():
             setattr(state, name, value)
         return state
@@ -43,7 +48,24 @@ def flatten_algorithm(statements, env, span=None, initial: bool = False):
 
 
 def _block(statements, state: _State) -> tuple:
-    return tuple(item for node in statements for item in _statement(node, state))
+    """The statements; after one that may break an unrolled for-loop, the rest only runs
+    while the loop has not broken."""
+    result = []
+    for position, node in enumerate(statements):
+        result.extend(_statement(node, state))
+        if state.broken is not None and position + 1 < len(statements) and \
+                _sets(result[-1:], state.broken):
+            rest = _block(statements[position + 1:], state)
+            if rest:
+                result.append(flat.IfStatement(((flat.Unary("not", state.broken), rest),),
+                                               (), node.span))
+            break
+    return tuple(result)
+
+
+def _sets(statements, flag: flat.Var) -> bool:
+    from compiler.flatten.walk import nodes
+    return any(type(item) is flat.Assign and item.target == flag for item in nodes(statements))
 
 
 def _statement(node, state: _State) -> list:
@@ -78,10 +100,11 @@ def _statement(node, state: _State) -> list:
                          for condition, body in node.branches)
         return [flat.WhenStatement(branches, node.span)]
     if kind is ast.Break:
-        if not state.loop:
-            raise FlattenError("'break' outside a while-loop (for-loops in model algorithms "
-                               "are unrolled and cannot break)", node.span)
-        return [flat.Break(node.span)]
+        if state.loop:
+            return [flat.Break(node.span)]
+        if state.broken is not None:
+            return [flat.Assign(state.broken, flat.Const(True), node.span)]
+        raise FlattenError("'break' outside a loop", node.span)
     raise FlattenError("'return' is only allowed in functions", node.span)
 
 
@@ -108,15 +131,45 @@ def _checked_now(statement, env) -> list:
 
 
 def _for(indices, body, state: _State) -> list:
+    """An unrolled for-loop; one that breaks has a flag guarding the iterations after it."""
+    if _breaks(body):
+        flag = state.env.ctx.auxiliary("$break", "Boolean", body[0].span if body else None)
+        state = state.but(broken=flag, loop=False)
+        iterations = _unrolled(indices, body, state)
+        guarded = [flat.IfStatement(((flat.Unary("not", flag), iteration),), (),
+                                    iteration[0].span if iteration else None)
+                   for iteration in iterations if iteration]
+        return [flat.Assign(flag, flat.Const(False), body[0].span)] + guarded
+    return [item for iteration in _unrolled(indices, body, state.but(broken=None))
+            for item in iteration]
+
+
+def _unrolled(indices, body, state: _State) -> list:
+    """The statements of each iteration."""
     index = indices[0]
     result = []
     for value in iterator_values(index, state.env):
         inner = state.but(env=state.env.with_iterator(index.name, value))
         if len(indices) > 1:
-            result.extend(_for(indices[1:], body, inner))
+            result.extend(_unrolled(indices[1:], body, inner))
         else:
-            result.extend(_block(body, inner))
+            result.append(_block(body, inner))
     return result
+
+
+def _breaks(body) -> bool:
+    """Whether a loop body has a break of its own (not one of a loop inside it)."""
+    for node in body:
+        kind = type(node)
+        if kind is ast.Break:
+            return True
+        if kind is ast.IfStmt:
+            if any(_breaks(branch) for _, branch in node.branches) or _breaks(node.else_):
+                return True
+        elif kind is ast.WhenStmt:
+            if any(_breaks(branch) for _, branch in node.branches):
+                return True
+    return False
 
 
 def _scalar_condition(condition, env):

@@ -48,3 +48,12 @@ class Context:
         self.constants: dict = {}          # (id(scope), name) -> value of a package constant
         self.evaluating: set[str] = set()  # variables whose value is being computed (cycles)
         self.connections = Connections()   # connects and the overdetermined connection graph
+        self.auxiliaries: list = []        # flat.Variables the flattener made (hidden)
+
+    def auxiliary(self, prefix: str, type_name: str, span):
+        """A new hidden discrete variable (``$break1``: the flag of a loop that breaks)."""
+        from compiler import flat
+        name = f"{prefix}{len(self.auxiliaries) + 1}"
+        self.auxiliaries.append(flat.Variable(name, type_name, "discrete", "local",
+                                              protected=True, span=span))
+        return flat.Var(name)

@@ -68,6 +68,7 @@ def _flatten(library, name: str) -> flat.FlatModel:
                                "not appear in der()", reinit.span)
     _check_balance(top, records, name, list(zip(equations, owners)), collector.algorithms)
     variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
+    variables += tuple(ctx.auxiliaries)
     # a variable's attributes may make a parameter declared before it structural
     variables = tuple(dataclasses.replace(variable, structural=True)
                       if not variable.structural and variable.name in ctx.structural

@@ -739,13 +739,22 @@ def _as_expr(value):
 
 
 def port_value(ctx, port: Port, outputs: dict, split_arrays: bool):
-    """The value of an output port from the values of its flat variables."""
+    """The value of an output port from the values of its flat variables; an array of
+    records (``Complex sTM[m, m]``) with ``split_arrays`` is nested tuples of records."""
     if port.record is None:
         return outputs[port.variables[0].name]
     leaves = record_leaves(ctx.classes, port.record)
     prefix = port.name + "."
-    return record_from_leaves(port.record.name, leaves, {
-        leaf.name: outputs[prefix + leaf.name] for leaf in leaves}, split_arrays)
+    parts = {leaf.name: outputs[prefix + leaf.name] for leaf in leaves}
+    own = len(port.variables[0].dims) - len(leaves[0].dims) if split_arrays else 0
+
+    def build(parts: dict, depth: int):
+        if depth == 0:
+            return record_from_leaves(port.record.name, leaves, parts, split_arrays)
+        size = len(next(iter(parts.values())))
+        return tuple(build({name: value[i] for name, value in parts.items()}, depth - 1)
+                     for i in range(size))
+    return build(parts, own)
 
 
 def statement_block(scope: FunctionScope, statements) -> tuple:

@@ -319,7 +319,9 @@ def _redeclared(inst: Instance, member, mod):
         raise FlattenError(f"'{member.decl.name}' is a component, not a class", mod.span)
     if not member.decl.replaceable:
         raise FlattenError(f"component '{member.decl.name}' is not replaceable", mod.span)
-    decl = ast.Component(element.name, element.type_name, element.dims, element.modification,
+    # (a redeclaration without dimensions keeps those of the original: ``cellData[Ns, Np]``)
+    decl = ast.Component(element.name, element.type_name, element.dims or member.decl.dims,
+                         element.modification,
                          member.decl.condition, element.description, element.annotation,
                          element.flow or member.decl.flow,
                          element.variability or member.decl.variability,

@@ -100,7 +100,8 @@ def _overloaded(op: str, operands: tuple, env, span):
     from compiler.flatten.calls import ModelCalls
     from compiler.flatten.operators import overloaded_operator
     calls = ModelCalls(env)
-    elementwise = op in ("+", "-", ".+", ".-", ".*", "./", ".^") or len(operands) == 1
+    elementwise = op in ("+", "-", ".+", ".-", ".*", "./", ".^") or len(operands) == 1 or (
+        op in ("*", "/") and sum(type(item) is tuple for item in operands) == 1)
     if elementwise and any(type(item) is tuple for item in operands):
         scalar_op = op[1:] if op.startswith(".") else op
         if len(operands) == 1:

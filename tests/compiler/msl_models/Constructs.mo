@@ -549,4 +549,25 @@ package Constructs "Small models of the constructs the Modelica Standard Library
       Real angle = heading({1, time, 0});
     end Use;
   end ArrayResults;
+
+  package Loops "break in a for-loop of a model's algorithm (unrolled, with a flag)"
+    model FirstAbove
+      parameter Real limits[4] = {0.2, 0.4, 0.6, 0.8};
+      discrete Integer index(start = 0, fixed = true);
+      discrete Integer checked(start = 0, fixed = true);
+    algorithm
+      when sample(0, 0.1) then
+        index := 0;
+        checked := 0;
+        for i in 1:4 loop
+          checked := checked + 1;
+          if time < limits[i] then
+            index := i;
+            break;
+          end if;
+        end for;
+      end when;
+      annotation(experiment(StopTime = 1));
+    end FirstAbove;
+  end Loops;
 end Constructs;
