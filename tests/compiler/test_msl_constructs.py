@@ -317,3 +317,28 @@ def test_a_for_loop_of_a_model_algorithm_breaks(fmus):
                       for s in samples])
     assert list(result["index"][after]) == list(first)
     assert list(result["checked"][after]) == [k if k else 4 for k in first]
+
+
+def test_expandable_connectors_get_the_members_connected_to_them():
+    model = flat("Buses.System")
+    names = [item.name for item in model.variables if item.name.startswith(("bus.", "part.sub."))]
+    assert sorted(names) == ["bus.speed", "bus.sub.level", "bus.torque", "part.sub.level"]
+    lines = equations(model)
+    assert "speed.y = bus.speed;" in lines and "torque.y = bus.torque;" in lines
+    assert "part.sub.level = bus.sub.level;" in lines
+
+
+def test_a_member_of_unknown_type_is_refused(flatten):
+    text = CONSTRUCTS.read_text().replace("connect(torque.y, bus.torque)",
+                                          "connect(bus.missing, bus.other)")
+    with pytest.raises(CompilerError) as caught:
+        flatten(text, "Constructs.Buses.System")
+    assert "cannot tell the type of" in str(caught.value)
+
+
+def test_a_function_of_a_record_applies_to_each_element_of_an_array():
+    lines = equations(flat("Vectorized.Use"))
+    assert [line for line in lines if line.startswith("m[")] == [
+        "m[1] = Constructs.Vectorized.magnitude(p[1].re, p[1].im);",
+        "m[2] = Constructs.Vectorized.magnitude(p[2].re, p[2].im);",
+        "m[3] = Constructs.Vectorized.magnitude(p[3].re, p[3].im);"]

@@ -46,15 +46,18 @@ class Connections:
         self.broken: set = set()          # (id, id) of optional edges left out of the trees
         self.tree_edges: set = set()      # positions in ``optional`` of edges in the trees
         self.branches: dict = {}          # id of first argument of branch -> id of second
+        self.expanded = False             # expandable connectors got or lost members
 
     # ------------------------------------------------------------------------- gathering
     def gather(self, instances, overdetermined) -> None:
         """Collect the connect equations and graph operators of every instance, then build
         the spanning trees. ``overdetermined(info)`` says whether a class is overdetermined."""
         from compiler.flatten.context import Env
+        from compiler.flatten.expandable import complete_expandable
         for instance in instances:
             for eq, scope in instance.info.equations:
                 self._equation(eq, Env(instance.ctx, instance, scope))
+        self.expanded = complete_expandable(self.connects)
         for index, (eq, env) in enumerate(self.connects):
             self._count(eq, env, index, overdetermined)
         self._spanning_trees()

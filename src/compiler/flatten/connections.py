@@ -116,6 +116,8 @@ def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
         _check_connector(left, eq.a, eq)
         _check_connector(right, eq.b, eq)
         left_vars, right_vars = _primitives(left, ""), _primitives(right, "")
+        if _expandable(left) and _expandable(right):
+            left_vars, right_vars = sorted(left_vars), sorted(right_vars)  # members by name
         _check_same_structure(left_vars, right_vars, eq)
         broken = _broken_records(left, right, connections, env.ctx)
         for node_a, node_b in broken:
@@ -130,6 +132,10 @@ def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
             sets.add(key_b, rb, eq.span, owner)
             sets.union(key_a, key_b)
     return residues
+
+
+def _expandable(element) -> bool:
+    return type(element) is not VarRecord and element.info.kind == "expandable connector"
 
 
 def _broken_records(left, right, connections, ctx) -> list:

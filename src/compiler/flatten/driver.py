@@ -50,6 +50,12 @@ def _flatten(library, name: str) -> flat.FlatModel:
     entry, definition, top = _top_instance(ctx, library, name)
     instances, records = _walk(top)
     ctx.connections.gather(instances, lambda info: is_overdetermined(ctx, info))
+    if ctx.connections.expanded:
+        # connections added members to expandable connectors and removed unused ones
+        instances, records = _walk(top)
+        kept = {record.name for record in records}
+        ctx.variables = {name: record for name, record in ctx.variables.items()
+                         if name in kept}
     collector = Collector()
     for instance in instances:
         _sections(instance, collector)

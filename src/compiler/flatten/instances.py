@@ -31,8 +31,9 @@ ATTRIBUTES = {
 }
 _VARIABILITY_RANK = {"constant": 0, "parameter": 1, "discrete": 2, "": 3}
 _STRUCTURED_KINDS = frozenset({"model", "block", "connector", "record", "class",
-                               "operator record"})
-_INTERFACE_KINDS = frozenset({"connector", "record", "operator record"})
+                               "operator record", "expandable connector"})
+_INTERFACE_KINDS = frozenset({"connector", "record", "operator record",
+                              "expandable connector"})
 REMOVED = object()  # a conditional component whose condition is false
 
 
@@ -84,7 +85,7 @@ class Instance:
     """An instance of a structured class (model, block, connector, record)."""
 
     __slots__ = ("ctx", "path", "info", "mod", "parent", "members", "variability", "causality",
-                 "flow", "protected", "top_interface", "decl", "_busy", "owner")
+                 "flow", "protected", "top_interface", "decl", "_busy", "owner", "added")
 
     def __init__(self, ctx, path, info: ClassInfo, mod, parent, decl=None, variability="",
                  causality="", protected=False, flow=""):
@@ -95,6 +96,7 @@ class Instance:
         self.parent = parent
         self.decl = decl
         self.members: dict = {}
+        self.added: list[str] = []  # members connections add to an expandable connector
         interface = info.kind in _INTERFACE_KINDS
         # Prefixes of a record or connector component apply to its fields.
         self.variability = variability if interface else ""
@@ -138,8 +140,26 @@ class Instance:
         return node
 
     def all_members(self):
-        """Every member in declaration order (instantiating those not made yet)."""
-        return [(name, self.member(name)) for name in self.info.members]
+        """Every member in declaration order (instantiating those not made yet), then those
+        connections added (an expandable connector's)."""
+        return [(name, self.member(name)) for name in list(self.info.members) + self.added]
+
+    def add_member(self, name: str, like) -> None:
+        """A member of an expandable connector that a connection creates, of the type of the
+        element ``like`` (a VarRecord or an Instance) it is connected to (MLS 9.1.3)."""
+        decl = ast.Component(name, ast.TypeName(tuple(like.info.name.split("."))),
+                             span=like.decl.span if like.decl is not None else None)
+        if isinstance(like, VarRecord):
+            node = _variables(self, decl, Env(self.ctx, self, self.info.entry), like.info,
+                              None, ())
+            for record in node.elements:
+                # not the causality of its type (RealOutput): the connections decide it
+                record.causality = ""
+                record.interface = "flow" if record.flow else ""
+        else:
+            node = _structured(self, decl, like.info, None, ())
+        self.members[name] = node
+        self.added.append(name)
 
     def class_named(self, name: str):
         """A class redeclared for this instance by its modification, or a class of its type."""
@@ -346,8 +366,6 @@ def _check_kind(info: ClassInfo, decl: ast.Component) -> None:
     if info.partial:
         raise FlattenError(f"component '{decl.name}' has partial class {info.name}",
                            decl.type_name.span)
-    if info.kind == "expandable connector":
-        raise FlattenError("expandable connectors are not supported", decl.type_name.span)
     if info.is_structured and info.kind not in _STRUCTURED_KINDS:
         raise FlattenError(f"component '{decl.name}' cannot have {info.kind} {info.name} as type",
                            decl.type_name.span)

@@ -570,4 +570,62 @@ package Constructs "Small models of the constructs the Modelica Standard Library
       annotation(experiment(StopTime = 1));
     end FirstAbove;
   end Loops;
+
+  package Buses "Expandable connectors: members made by connections, sub-buses joined"
+    connector RealOutput = output Real;
+    connector RealInput = input Real;
+    expandable connector SubBus
+      Real declaredButUnused;
+      Real level;
+    end SubBus;
+    expandable connector Bus
+      Real speed "declared and connected";
+      Real unused "declared, never connected: not present";
+      SubBus sub;
+    end Bus;
+    model Sensor
+      RealOutput y = 2*time;
+    end Sensor;
+    model Part
+      SubBus sub;
+      RealOutput level = 3*time;
+    equation
+      connect(level, sub.level);
+    end Part;
+    model Controller
+      RealInput u;
+      RealInput torque;
+      Real x = u + torque;
+    end Controller;
+    model System
+      Bus bus;
+      Sensor speed;
+      Sensor torque;
+      Part part;
+      Controller controller;
+    equation
+      connect(speed.y, bus.speed);
+      connect(torque.y, bus.torque) "a member the bus does not declare";
+      connect(bus.speed, controller.u);
+      connect(bus.torque, controller.torque);
+      connect(part.sub, bus.sub);
+    end System;
+  end Buses;
+
+  package Vectorized "A function of scalars applied to an array (MLS 12.4.6)"
+    record Pair
+      Real re;
+      Real im;
+    end Pair;
+    function magnitude
+      input Pair p;
+      output Real m;
+    algorithm
+      m := sqrt(p.re^2 + p.im^2);
+    end magnitude;
+    model Use
+      Pair p[3] = {Pair(1, 0), Pair(0, 2), Pair(3, 4)};
+      Real m[3] = magnitude(p);
+    end Use;
+  end Vectorized;
 end Constructs;
