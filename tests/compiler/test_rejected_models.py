@@ -362,13 +362,17 @@ model M
   Fluid port;
 end M;
 """, "5:3", "stream connectors are not supported"),
-    "expandable connector": ("""
+    "expandable connector member of unknown type": ("""
 expandable connector Bus
 end Bus;
 model M
-  Bus bus;
+  Bus a;
+  Bus b;
+equation
+  connect(a.x, b.y);
 end M;
-""", "5:3", "expandable connectors are not supported"),
+""", "8:3", "cannot tell the type of 'x' in expandable connector 'a': 'b.y' is not a "
+            "component"),
     "outer without inner": ("""
 model Body
   outer Real g;
