@@ -69,7 +69,7 @@ def read_reference(folder: Path) -> Reference:
     name = folder.name
     with open(folder / f"{name}.csv", newline="") as handle:
         rows = list(csv.reader(handle))
-    header = rows[0]
+    header = ["time" if column.lower() == "time" else column for column in rows[0]]
     data = np.array([[float(item) for item in row] for row in rows[1:] if row], dtype=float)
     columns = {column: data[:, position] for position, column in enumerate(header)}
     listed = folder / "comparisonSignals.txt"

@@ -342,3 +342,8 @@ def test_a_function_of_a_record_applies_to_each_element_of_an_array():
         "m[1] = Constructs.Vectorized.magnitude(p[1].re, p[1].im);",
         "m[2] = Constructs.Vectorized.magnitude(p[2].re, p[2].im);",
         "m[3] = Constructs.Vectorized.magnitude(p[3].re, p[3].im);"]
+
+
+def test_a_parameter_bound_to_a_computed_parameter_is_computed_too(fmus):
+    result = fmus.reference(CONSTRUCTS, "Constructs.Initial.Seeds", stop=1.0, interval=0.5)
+    assert result["x"][-1] == pytest.approx(16.0)  # actual = 2*(7 + 1)

@@ -7,6 +7,8 @@ pre(v)`` plus ``WhenClause`` values, and whose if-equations are equations with i
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from compiler import flat
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
@@ -130,10 +132,9 @@ class _Lowering:
     def run(self) -> Dae:
         for item in self.model.variables:
             self.variables[item.name] = self._variable(item)
-        self._check_computed_parameters()
+        initial: list = self._computed_parameters()
         for equation in self.model.equations:
             self._top(equation)
-        initial: list = []
         for equation in self.model.initial_equations:
             initial.extend(self._initial(equation))
         algorithms = tuple(lower_algorithm(self, item, True) for item in self.model.algorithms)
@@ -167,16 +168,27 @@ class _Lowering:
         except ConversionError as error:
             raise CausalizeError(f"{item.name}: {error}", item.span) from None
 
-    def _check_computed_parameters(self) -> None:
-        """A binding may not read a parameter that only the initialization computes."""
+    def _computed_parameters(self) -> list:
+        """A parameter whose binding reads one the initialization computes (``fixed =
+        false``) is computed by the initialization too, from its binding (transitively):
+        ``p = binding`` becomes an initial equation."""
         computed = {name for name, item in self.variables.items()
                     if item.kind in (PARAMETER, CONSTANT) and not item.fixed}
-        for name, item in self.variables.items():
-            reads = item.binding.variables() & computed if item.binding is not None else ()
-            if reads and item.fixed:
-                raise CausalizeError(f"the binding of '{name}' reads {', '.join(sorted(reads))}, "
-                                     "which the initialization computes (fixed = false): not "
-                                     "supported", item.span)
+        equations = []
+        changed = True
+        while changed:
+            changed = False
+            for name, item in self.variables.items():
+                if name in computed or item.binding is None or not item.fixed or \
+                        not item.binding.variables() & computed:
+                    continue
+                computed.add(name)
+                changed = True
+                self.variables[name] = replace(item, fixed=False)
+                equations.append(DaeEquation(var(name, item.type), item.binding, item.span,
+                                             note="binding of a parameter computed at "
+                                                  "initialization"))
+        return equations
 
     def expr(self, node, events: bool = True):
         """``node`` converted, errors located at the current equation."""

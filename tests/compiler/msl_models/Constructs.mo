@@ -465,6 +465,14 @@ package Constructs "Small models of the constructs the Modelica Standard Library
     initial algorithm
       k := dpNominal/V_flowNominal^2;
     end Friction;
+    model Seeds "a parameter bound to one the initialization computes is computed too"
+      parameter Integer fixedSeed = 7;
+      final parameter Integer seed(fixed = false);
+      parameter Integer actual = 2*seed;
+      Real x = actual*time;
+    initial equation
+      seed = fixedSeed + 1;
+    end Seeds;
   end Initial;
 
   package Internal "A protected connector set by the public one it is connected to (MLS 9.3)"
