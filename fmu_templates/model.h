@@ -198,6 +198,9 @@ Status model_outputs(ModelData *m);
  *     in event mode: L = L ? d > -eps : d >= eps
  * The update depends only on L and d, so it is stable over the iterations of one event. */
 #define EVENT_HYSTERESIS 1e-10
+/* An event iteration switches relations and evaluates the model again until no relation
+ * switches (a relation may read what the iteration computes), at most this often. */
+#define RELATION_PASSES 20
 Status model_event_indicators(ModelData *m, double z[]);
 
 /* One event iteration: evaluate the model with relations unfrozen (event_mode is true),

@@ -347,3 +347,22 @@ def test_a_function_of_a_record_applies_to_each_element_of_an_array():
 def test_a_parameter_bound_to_a_computed_parameter_is_computed_too(fmus):
     result = fmus.reference(CONSTRUCTS, "Constructs.Initial.Seeds", stop=1.0, interval=0.5)
     assert result["x"][-1] == pytest.approx(16.0)  # actual = 2*(7 + 1)
+
+
+def _timer_expectation(t):
+    # armed at 1.5 (t_start = 1.5, not the 0 before it): fires at 2.5, not at 1.5
+    return np.where(t < 2.5 - 1e-6, 0, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["CoSimulation", "ModelExchange"])
+def test_a_relation_sees_the_values_its_event_iteration_computes(fmus, kind):
+    result = simulate(fmus, "Events.Timer", ["count", "t_start"], stop=3.0, kind=kind)
+    away = np.abs(result["time"] - 2.5) > 1e-6
+    assert list(result["count"][away]) == list(_timer_expectation(result["time"][away]))
+
+
+def test_the_interpreter_switches_relations_on_the_values_of_the_iteration(fmus):
+    result = fmus.reference(CONSTRUCTS, "Constructs.Events.Timer", stop=3.0, interval=0.25)
+    away = np.abs(result.time - 2.5) > 1e-6
+    assert list(result["count"][away]) == list(_timer_expectation(result.time[away]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text, parted_function
+from compiler.codegen.function_body import INDENT
 from compiler.codegen.events import (
     assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
     initial_latch_lines, latch_update_lines, next_sample_lines, when_clause_lines)
@@ -169,7 +170,13 @@ class _Module:
         lines = ["CHECK(evaluate_all(m));"]
         latches = latch_update_lines(context, system)
         if latches:
-            lines += ["/* relations switch */"] + latches + ["CHECK(evaluate_all(m));"]
+            # a relation reads values this iteration computes (t >= t_start + T, with
+            # t_start set by a when-equation): switch and evaluate until none switches
+            lines += ["/* relations switch, on the values of this iteration */",
+                      "for (int pass = 0; pass < RELATION_PASSES; pass++) {",
+                      f"{INDENT}bool switched = false;"]
+            lines += [INDENT + line for line in latches]
+            lines += [f"{INDENT}CHECK(evaluate_all(m));", f"{INDENT}if (!switched) break;", "}"]
         clauses = when_clause_lines(context, system)
         if clauses:
             lines += ["/* when-clauses that fire: reinit, assert, terminate */"] + clauses

@@ -34,7 +34,7 @@ def indicator_lines(context: Context, system: System) -> list[str]:
 
 
 def latch_update_lines(context: Context, system: System) -> list[str]:
-    """Each relation switches with hysteresis (model.h)."""
+    """Each relation switches with hysteresis (model.h); ``switched`` tells whether one did."""
     writer = context.writer()
     for item in system.relations:
         writer.count(item.distance)
@@ -43,7 +43,8 @@ def latch_update_lines(context: Context, system: System) -> list[str]:
         latch = writer.slot(item.var).text
         distance = writer.text(item.distance)
         lines.extend(writer.take_lines())
-        lines.append(f"{latch} = relation_update({latch}, {distance}, {band(item)}); /* {item.text} */")
+        lines.append(f"if ({latch} != relation_update({latch}, {distance}, {band(item)})) "
+                     f"{{ {latch} = !{latch}; switched = true; }} /* {item.text} */")
     return lines
 
 

@@ -18,6 +18,7 @@ from compiler.interp.result import Result
 from compiler.system import EVENT_HYSTERESIS, System
 
 MAX_EVENT_ITERATIONS = 100
+RELATION_PASSES = 20          # switches of the relations within one event iteration (model.h)
 MAX_EVENTS = 20_000           # more means chattering (a Zeno model), not a result
 BISECTION_TOLERANCE = 1e-13   # relative width of the bracket around a crossing
 TICK_TOLERANCE = 1e-9         # relative tolerance of sample instants
@@ -219,9 +220,7 @@ class _Run:
             for slot, start, interval in self.samples:
                 v[slot] = self._tick(t, start, interval)
             model.evaluate_all()
-            for slot, d, eps in zip(model.relation_slots, model.distances(), self.eps):
-                v[slot] = d > -eps if v[slot] else d >= eps
-            model.evaluate_all()
+            self._switch_relations()
             if self._when_clauses():
                 model.evaluate_all()
             self._check_asserts(t)
@@ -234,6 +233,20 @@ class _Run:
         self._skip_grid(t)
         for slot, _, _ in self.samples:
             v[slot] = False
+
+    def _switch_relations(self) -> None:
+        """Relations switch on the values of this iteration: a relation may read what the
+        iteration computes (``t >= t_start + T``), so switch and evaluate until none does."""
+        model, v = self.model, self.model.v
+        for _ in range(RELATION_PASSES):
+            switched = False
+            for slot, d, eps in zip(model.relation_slots, model.distances(), self.eps):
+                value = d > -eps if v[slot] else d >= eps
+                switched = switched or value != v[slot]
+                v[slot] = value
+            model.evaluate_all()
+            if not switched:
+                break
 
     def _when_clauses(self) -> bool:
         """Run reinit and actions of the active clauses; whether a state changed."""

@@ -636,4 +636,22 @@ package Constructs "Small models of the constructs the Modelica Standard Library
       Real m[3] = magnitude(p);
     end Use;
   end Vectorized;
+
+  package Events "A relation reading what the event iteration computes (a StateGraph timer)"
+    model Timer
+      discrete Real t_start(start = 0, fixed = true);
+      Boolean enable = time > 1.5;
+      Boolean fire;
+      Integer count(start = 0, fixed = true);
+    equation
+      when enable then
+        t_start = time;
+      end when;
+      fire = enable and time >= t_start + 1;
+      when fire then
+        count = pre(count) + 1;
+      end when;
+      annotation(experiment(StopTime = 3));
+    end Timer;
+  end Events;
 end Constructs;
