@@ -503,7 +503,7 @@ def test_bindings_that_read_parameters_the_initialization_computes_are_computed_
 def test_event_generating_functions_are_latched():
     system = system_of("Steps.mo")
     assert [item.text for item in system.relations[:2]] == \
-        ["3 * time < $floor[1]", "3 * time >= $floor[1] + 1.0"]
+        ["3 * time < pre($floor[1])", "3 * time >= pre($floor[1]) + 1.0"]
     assert assignments(system)["$floor[1]"] == \
         "if $rel[1] or $rel[2] then integer(3 * time) else pre($floor[1])"
     assert system.variable("$floor[1]").type == "Integer"

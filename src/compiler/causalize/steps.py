@@ -3,7 +3,7 @@
 Input: ``floor``, ``ceil``, ``integer``, ``div``, ``mod`` or ``rem`` with converted arguments.
 Output: an expression reading a hidden discrete variable ``$floor[k]`` that holds floor(q)
 between events, with an equation that updates it when one of its two latched relations
-``q < F`` and ``q >= F + 1`` fires (initialization sets it to floor(q)); the other
+``q < pre(F)`` and ``q >= pre(F) + 1`` fires (initialization sets it to floor(q)); the other
 functions are written with it: ceil(q) = -floor(-q), div = truncation, mod and rem.
 """
 from __future__ import annotations
@@ -43,8 +43,11 @@ def latched_floor(lowering, q, type_: str):
     lowering.hidden_variable(name, type_)
     node = var(name, type_)
     lowering.floors[key] = node
-    below = lowering.latch("<", q, node)
-    above = lowering.latch(">=", q, add(node, ONE))
+    # the relations compare with the value before the event iteration: compared with the
+    # value the iteration sets, they would switch back and undo it
+    before = pre_var(node)
+    below = lowering.latch("<", q, before)
+    above = lowering.latch(">=", q, add(before, ONE))
     value = function("integer", q) if type_ == INTEGER else function("floor", q)
     lowering.equations.append(DaeEquation(node, if_(or_(below, above), value, pre_var(node)),
                                           lowering.span, when_var=name, initial_rhs=value))
