@@ -297,8 +297,13 @@ def test_a_function_of_a_components_class_takes_the_components_modifiers():
 
 @pytest.mark.slow
 def test_array_results_inside_function_expressions_compute_in_the_fmu(fmus):
-    result = simulate(fmus, "ArrayResults.Use", ["angle"])
-    assert result["angle"] == pytest.approx(np.arctan2(result["time"], 1.0), abs=1e-9)
+    result = simulate(fmus, "ArrayResults.Use", ["angle", "projection"])
+    t = result["time"]
+    assert result["angle"] == pytest.approx(np.arctan2(t, 1.0), abs=1e-9)
+    assert result["projection"] == pytest.approx(t / np.sqrt(t**2 + 1), abs=1e-9)
+    lines = equations(flat("ArrayResults.Use"))
+    assert "($call1.result[1], $call1.result[2], $call1.result[3]) = " \
+        "Constructs.ArrayResults.normalize({time, 1, 0});" in lines
     functions = {item.name: item for item in flat("ArrayResults.Use").functions}
     heading = functions["Constructs.ArrayResults.heading"]
     assert [var.name for var in heading.locals] == ["$array1", "$array2"]

@@ -43,7 +43,11 @@ def flatten_algorithm(statements, env, span=None, initial: bool = False):
     """The flat algorithm and the scalar variables it assigns, in first-assignment order;
     an ``initial`` algorithm may assign parameters with ``fixed = false``."""
     state = _State(env, initial=initial)
-    body = _block(statements, state)
+    env.ctx.algorithm_depth += 1
+    try:
+        body = _block(statements, state)
+    finally:
+        env.ctx.algorithm_depth -= 1
     return flat.Algorithm(body, span), list(state.assigned)
 
 

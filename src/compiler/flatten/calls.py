@@ -216,12 +216,13 @@ class ModelCalls:
         if first.record is None and shapes[0] == ():
             return result
         if not whole:
-            return self._inside_expression(result, header, first, span)
+            return self._inside_expression(result, header, first, span, shapes)
         return CallResult(result, shapes, header.output_ports)
 
-    def _inside_expression(self, result, header, first, span):
+    def _inside_expression(self, result, header, first, span, shapes):
         """An array- or record-valued call inside an expression: its value now, from
-        parameter arguments (the parameters become structural), else an error."""
+        parameter arguments (the parameters become structural); else, in an equation, hidden
+        variables for its outputs with an equation of their own."""
         from compiler.flatten.evaluate import call_function, evaluate
         from compiler.flatten.function_body import port_value
         what = "a record" if first.record is not None else "an array"
@@ -229,11 +230,30 @@ class ModelCalls:
             args = [evaluate(arg, self.ctx, structural=True) for arg in result.args]
             outputs = call_function(header.name, args, self.ctx)
         except NotEvaluable as error:
-            raise FlattenError(f"function {header.name} returns {what}: its call must be the "
-                               "whole right side of an equation or assignment, or have "
-                               f"parameter arguments ({error.reason})", span) from None
+            if self.ctx.algorithm_depth:
+                raise FlattenError(f"function {header.name} returns {what}: in an algorithm "
+                                   "its call must be the whole right side of an assignment, or "
+                                   f"have parameter arguments ({error.reason})", span) from None
+            return self._through_auxiliaries(result, header, first, span, shapes)
         by_name = {var.name: values.constant(value)
                    for var, value in zip(header.outputs, outputs)}
+        return port_value(self.ctx, first, by_name, split_arrays=True)
+
+    def _through_auxiliaries(self, result, header, first, span, shapes):
+        """``y = a*f(x)`` as ``($call1.v[1], ...) = f(x); y = a*{$call1.v[1], ...}``."""
+        import itertools
+        from compiler.flatten.function_body import port_value
+        targets, by_name = [], {}
+        number = len(self.ctx.auxiliary_equations) + 1
+        for var, dims in zip(header.outputs, shapes):
+            variability = "continuous" if var.type == "Real" else "discrete"
+            elements = [self.ctx.auxiliary("$call", var.type, span, f"$call{number}.{var.name}" + (
+                f"[{','.join(map(str, index))}]" if index else ""), variability)
+                        for index in itertools.product(*(range(1, n + 1) for n in dims))]
+            targets.extend(elements)
+            by_name[var.name] = values.reshape(elements, dims) if dims else elements[0]
+        self.ctx.auxiliary_equations.append(
+            flat.Equation(flat.TupleExpr(tuple(targets)), result, span))
         return port_value(self.ctx, first, by_name, split_arrays=True)
 
 

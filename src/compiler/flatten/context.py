@@ -49,11 +49,16 @@ class Context:
         self.evaluating: set[str] = set()  # variables whose value is being computed (cycles)
         self.connections = Connections()   # connects and the overdetermined connection graph
         self.auxiliaries: list = []        # flat.Variables the flattener made (hidden)
+        self.auxiliary_equations: list = []  # the equations that determine some of them
+        self.algorithm_depth = 0           # > 0 while an algorithm section is translated
 
-    def auxiliary(self, prefix: str, type_name: str, span):
-        """A new hidden discrete variable (``$break1``: the flag of a loop that breaks)."""
+    def auxiliary(self, prefix: str, type_name: str, span, name: str = "",
+                  variability: str = "discrete"):
+        """A new hidden variable: ``prefix`` numbered (``$break1``: the flag of a loop that
+        breaks), or ``name`` as given (``$call2.y[1]``: an output of a call inside an
+        expression)."""
         from compiler import flat
-        name = f"{prefix}{len(self.auxiliaries) + 1}"
-        self.auxiliaries.append(flat.Variable(name, type_name, "discrete", "local",
+        name = name or f"{prefix}{len(self.auxiliaries) + 1}"
+        self.auxiliaries.append(flat.Variable(name, type_name, variability, "local",
                                               protected=True, span=span))
         return flat.Var(name)

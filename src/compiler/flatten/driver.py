@@ -79,6 +79,9 @@ def _flatten(library, name: str) -> flat.FlatModel:
     variables = tuple(dataclasses.replace(variable, structural=True)
                       if not variable.structural and variable.name in ctx.structural
                       else variable for variable in variables)
+    # the hidden variables of calls inside expressions, with their equations (one per
+    # variable: outside the balance)
+    equations = equations + ctx.auxiliary_equations
     experiment, documentation = annotation_info(ctx, entry, definition)
     external_objects = tuple(ctx.external_objects.values())
     functions = _used_functions(ctx.functions, (variables, equations,

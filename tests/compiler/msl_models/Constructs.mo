@@ -555,6 +555,7 @@ package Constructs "Small models of the constructs the Modelica Standard Library
     end heading;
     model Use
       Real angle = heading({1, time, 0});
+      Real projection = {1, 0, 0}*normalize({time, 1, 0}) "an array result in a model expression";
     end Use;
   end ArrayResults;
 
