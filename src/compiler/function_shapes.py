@@ -3,10 +3,13 @@
 Input: a ``flat.Function`` and, for each input, the shape of the argument passed (a tuple of
 sizes, () for scalars) and its value when it is a literal Integer. Output: the shape of each
 output, e.g. ``(3,)`` for ``output Real u[size(v, 1)]`` called with a 3-vector ``v``.
-Dimensions may be literals, ``size(input, k)``, Integer inputs given as literals, and sums,
-differences and products of these; anything else gives ``None`` (unknown).
+Dimensions may be expressions of literals, ``size(input, k)`` and Integer inputs given as
+literals (arithmetic, ``integer``, ``mod``, ``div``, ``max``, if-expressions...); anything
+else gives ``None`` (unknown).
 """
 from __future__ import annotations
+
+import math
 
 from compiler import flat
 
@@ -22,23 +25,63 @@ def output_shapes(function: flat.Function, shapes: dict, values: dict) -> list:
 
 
 def _dimension(node, shapes: dict, values: dict):
+    """An output size: an Integer from the known argument shapes and values, else None."""
+    value = _value(node, shapes, values)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return int(value) if float(value).is_integer() else None
+
+
+_CALLS = {"integer": lambda x: int(math.floor(x)), "floor": math.floor, "ceil": math.ceil,
+          "abs": abs, "max": max, "min": min,
+          "mod": lambda a, b: a - math.floor(a / b) * b, "div": lambda a, b: int(a / b),
+          "rem": lambda a, b: a - int(a / b) * b}
+_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+           "/": lambda a, b: a / b, "^": lambda a, b: a ** b,
+           "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+           ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "<>": lambda a, b: a != b,
+           "and": lambda a, b: a and b, "or": lambda a, b: a or b}
+
+
+def _value(node, shapes: dict, values: dict):
+    """The number an expression of literals, Integer arguments and argument sizes is."""
     kind = type(node)
-    if kind is flat.Const and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
+    if kind is flat.Const:
+        return node.value if isinstance(node.value, (int, float)) else None
     if kind is flat.Var:
         return values.get(node.name)
-    if kind is flat.Call and node.name == "size" and len(node.args) == 2 \
-            and type(node.args[0]) is flat.Var:
-        shape = shapes.get(node.args[0].name)
-        k = _dimension(node.args[1], shapes, values)
-        return shape[k - 1] if shape is not None and k is not None and 0 < k <= len(shape) \
-            else None
-    if kind is flat.Binary and node.op in ("+", "-", "*"):
-        left, right = _dimension(node.left, shapes, values), _dimension(node.right, shapes, values)
-        if left is None or right is None:
+    if kind is flat.Call:
+        if node.name == "size" and len(node.args) == 2 and type(node.args[0]) is flat.Var:
+            shape = shapes.get(node.args[0].name)
+            k = _value(node.args[1], shapes, values)
+            return shape[k - 1] if shape is not None and isinstance(k, int) and \
+                0 < k <= len(shape) else None
+        function = _CALLS.get(node.name)
+        args = [_value(arg, shapes, values) for arg in node.args]
+        if function is None or any(arg is None for arg in args):
             return None
-        return left + right if node.op == "+" else left - right if node.op == "-" \
-            else left * right
+        try:
+            return function(*args)
+        except (ArithmeticError, TypeError, ValueError):
+            return None
+    if kind is flat.Binary:
+        left, right = _value(node.left, shapes, values), _value(node.right, shapes, values)
+        if left is None or right is None or node.op not in _BINARY:
+            return None
+        try:
+            return _BINARY[node.op](left, right)
+        except (ArithmeticError, TypeError):
+            return None
+    if kind is flat.Unary:
+        operand = _value(node.operand, shapes, values)
+        if operand is None:
+            return None
+        return (not operand) if node.op == "not" else -operand
+    if kind is flat.IfExpr:
+        condition = _value(node.condition, shapes, values)
+        if condition is None:
+            return None
+        return _value(node.then if condition else node.else_, shapes, values)
     return None
 
 

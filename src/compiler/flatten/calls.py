@@ -201,6 +201,10 @@ class ModelCalls:
             outputs = inline_outputs(self.ctx, header.name, arguments, scalarized=True)
             if outputs is not None and header.output_ports and whole != "all":
                 return port_value(self.ctx, header.output_ports[0], outputs, split_arrays=True)
+        if whole != "statement" and header.outputs:
+            shapes = [_output_dims(var, arguments, header, span, self.ctx)
+                      for var in header.outputs]
+            arguments = _sizes_as_constants(header, arguments, self.ctx)
         result = flat.Call(header.name, tuple(_argument_expr(arguments[var.name], span)
                                               for var in header.inputs))
         if whole == "statement":
@@ -208,8 +212,6 @@ class ModelCalls:
         if not header.outputs:
             raise FlattenError(f"function {header.name} has no output, so it has no value",
                                span)
-        shapes = [_output_dims(var, arguments, header, span, self.ctx)
-                  for var in header.outputs]
         first = header.output_ports[0]
         if whole == "all":
             return CallResult(result, shapes, header.output_ports)
@@ -396,6 +398,25 @@ def _output_dims(var: flat.FunctionVar, arguments: dict, header, span, ctx) -> t
         dims.append(dimension_value(substitute(dim, arguments), ctx, span, "the size of "
                                     f"output '{var.name}' of {header.name}"))
     return tuple(dims)
+
+
+def _sizes_as_constants(header, arguments: dict, ctx) -> dict:
+    """The arguments, those an output's size reads given as their (structural) values:
+    later stages work out the sizes of the results from the call alone."""
+    from compiler.flatten.evaluate import evaluate
+    from compiler.flatten.walk import nodes
+    sizing = {node.name for var in header.outputs for dim in var.dims if dim is not None
+              for node in nodes(dim) if type(node) is flat.Var}
+    result = dict(arguments)
+    for name in sizing & set(arguments):
+        value = arguments[name]
+        if type(value) is tuple or type(value) is flat.Const:
+            continue
+        try:
+            result[name] = values.constant(evaluate(value, ctx, structural=True))
+        except NotEvaluable:
+            pass
+    return result
 
 
 def dimension_value(expr, ctx, span, what: str) -> int:
