@@ -115,9 +115,11 @@ static bool check_access(ModelInstance *comp, const char *function, const fmi3Va
                          size_t nvr, const void *values, size_t n_values, VariableType type, bool set) {
     if (nvr == 0) return true;
     if (missing(comp, function, "valueReferences", vr) || missing(comp, function, "values", values)) return false;
-    if (n_values != nvr) {
+    size_t expected = 0;
+    for (size_t k = 0; k < nvr; k++) expected += vr[k] < N_VALUE_REFERENCES ? MODEL_VARIABLES[vr[k]].count : 1;
+    if (n_values != expected) {
         instance_log(comp, StatusError, LogStatusError, "%s: %s: expected nValues = %zu but was %zu",
-                     comp->name, function, nvr, n_values);
+                     comp->name, function, expected, n_values);
         return false;
     }
     for (size_t k = 0; k < nvr; k++) {
@@ -166,7 +168,10 @@ static fmi3Status refresh(ModelInstance *comp, bool outputs) {
     fmi3Status status = fmi3OK;                                                                    \
     if (nvr > 0) status = refresh(comp, true);                                                     \
     if (status > fmi3Warning) return status;                                                       \
-    for (size_t k = 0; k < nvr; k++) ASSIGN(values[k], comp->data.ARRAY[MODEL_VARIABLES[vr[k]].slot]); \
+    size_t at_ = 0;                                                                                \
+    for (size_t k = 0; k < nvr; k++)                                                               \
+        for (size_t j = 0; j < MODEL_VARIABLES[vr[k]].count; j++)                                  \
+            ASSIGN(values[at_++], comp->data.ARRAY[MODEL_VARIABLES[vr[k]].slot + j]);              \
     return status;
 
 #define ASSIGN_VALUE(target, source) (target) = (source)
@@ -178,8 +183,10 @@ fmi3Status fmi3GetFloat64(fmi3Instance instance, const fmi3ValueReference vr[], 
     fmi3Status status = fmi3OK;
     if (nvr > 0) status = refresh(comp, true);
     if (status > fmi3Warning) return status;
+    size_t at = 0;
     for (size_t k = 0; k < nvr; k++)
-        values[k] = vr[k] == 0 ? comp->data.time : comp->data.r[MODEL_VARIABLES[vr[k]].slot];
+        for (size_t j = 0; j < MODEL_VARIABLES[vr[k]].count; j++)
+            values[at++] = vr[k] == 0 ? comp->data.time : comp->data.r[MODEL_VARIABLES[vr[k]].slot + j];
     return status;
 }
 
@@ -211,7 +218,10 @@ fmi3Status fmi3GetString(fmi3Instance instance, const fmi3ValueReference vr[], s
 
 #define SET_BODY(TYPE_ID, ARRAY)                                                                  \
     if (!check_access(comp, __func__, vr, nvr, values, nValues, TYPE_ID, true)) return fmi3Error; \
-    for (size_t k = 0; k < nvr; k++) comp->data.ARRAY[MODEL_VARIABLES[vr[k]].slot] = values[k];   \
+    size_t at_ = 0;                                                                               \
+    for (size_t k = 0; k < nvr; k++)                                                              \
+        for (size_t j = 0; j < MODEL_VARIABLES[vr[k]].count; j++)                                 \
+            comp->data.ARRAY[MODEL_VARIABLES[vr[k]].slot + j] = values[at_++];                    \
     values_were_set(comp, vr, nvr);                                                               \
     return fmi3OK;
 
@@ -243,15 +253,18 @@ fmi3Status fmi3SetString(fmi3Instance instance, const fmi3ValueReference vr[], s
                          const fmi3String values[], size_t nValues) {
     BEGIN(fmi3SetString, MASK_SET, FOR_ANY)
     if (!check_access(comp, __func__, vr, nvr, values, nValues, TypeString, true)) return fmi3Error;
+    size_t at = 0;
     for (size_t k = 0; k < nvr; k++) {
-        if (missing(comp, __func__, "values[k]", values[k])) return fmi3Error;
-        const size_t length = strlen(values[k]) + 1;
-        char *copy = malloc(length);
-        if (!copy) return instance_status(comp, StatusFatal);
-        memcpy(copy, values[k], length);
-        char **slot = &comp->data.s[MODEL_VARIABLES[vr[k]].slot];
-        free(*slot);
-        *slot = copy;
+        for (size_t j = 0; j < MODEL_VARIABLES[vr[k]].count; j++, at++) {
+            if (missing(comp, __func__, "values[k]", values[at])) return fmi3Error;
+            const size_t length = strlen(values[at]) + 1;
+            char *copy = malloc(length);
+            if (!copy) return instance_status(comp, StatusFatal);
+            memcpy(copy, values[at], length);
+            char **slot = &comp->data.s[MODEL_VARIABLES[vr[k]].slot + j];
+            free(*slot);
+            *slot = copy;
+        }
     }
     values_were_set(comp, vr, nvr);
     return fmi3OK;

@@ -24,8 +24,6 @@
 
 extern char **environ;
 
-/* The master spins this long for a reply before sleeping: most calls are shorter. */
-#define MASTER_SPIN_SECONDS 0
 /* Sleeps are cut into slices this long to notice a dead worker or a passed deadline. */
 #define MASTER_SLICE_SECONDS 0.01
 #define STOP_GRACE_SECONDS 1.0
@@ -44,7 +42,9 @@ struct Host {
     void *log_environment;
     fmi3LogMessageCallback log3;
     fmi2CallbackLogger log2;
+    fmi3ClockUpdateCallback clock_update; /* Scheduled Execution: told after the activation */
     char name[256];
+    char driver_message[CHANNEL_TEXT_BYTES]; /* why the worker's driver failed */
     /* what went wrong */
     bool dead, timed_out;
     int signal, exit_code;
@@ -63,7 +63,11 @@ struct Host {
 };
 
 #define NAME(name, shape) #name,
-static const char *const NAMES[F_COUNT] = {ISOLATED_FUNCTIONS(NAME) "exit"};
+static const char *const NAMES[F_COUNT] = {ISOLATED_FUNCTIONS(NAME) "exit", "driver: new", "driver: reads",
+                                           "doStep (Model Exchange driver)", "doStep (Model Exchange driver)",
+                                           "fmiGetFMUState (Model Exchange driver)",
+                                           "fmiSetFMUState (Model Exchange driver)", "lone: new",
+                                           "lone: steps"};
 #undef NAME
 
 /* ---- the worker's life ---- */
@@ -104,7 +108,7 @@ static bool await_reply(Host *h) {
             }
             if (left < slice) slice = left;
         }
-        if (channel_wait(&h->channel->reply, h->posted, &h->channel->master_sleeps, MASTER_SPIN_SECONDS, slice))
+        if (channel_wait(&h->channel->reply, h->posted, &h->channel->master_sleeps, h->channel->spin, slice))
             return true;
         if (worker_gone(h)) return atomic_load(&h->channel->reply) == h->posted;
     }
@@ -184,6 +188,8 @@ void cosim_host_stop(Host *h) {
 
 void cosim_host_set_deadline(Host *h, double deadline) { h->deadline = deadline; }
 
+void cosim_host_set_spin(Host *h, double seconds) { h->channel->spin = seconds; }
+
 int cosim_host_pid(const Host *h) { return (int)h->pid; }
 
 int cosim_host_exports(const Host *h, int function) {
@@ -252,8 +258,8 @@ static Record *begin(Host *h, FunctionId f, Span a0, Span a1, Span a2, Span a3) 
     const Span spans[RECORD_ARRAYS] = {a0, a1, a2, a3};
     uint64_t size = aligned(sizeof(Record));
     for (int k = 0; k < RECORD_ARRAYS; k++) size += aligned(spans[k].bytes);
-    if (h->used + size > CHANNEL_AREA_BYTES && h->n_records && exchange(h) > WARNING) return NULL;
-    if (size > CHANNEL_AREA_BYTES) {
+    if (h->used + size > CHANNEL_RECORD_BYTES && h->n_records && exchange(h) > WARNING) return NULL;
+    if (size > CHANNEL_RECORD_BYTES) {
         if (h->log3) h->log3(h->log_environment, fmi3Error, "logStatusError", "too many values for one isolated call");
         return NULL;
     }
@@ -281,49 +287,62 @@ static const Span NONE = {0, 0};
 
 static Span values(size_t n, size_t each) { return (Span){n, (uint64_t)n * each}; }
 
-static Span text_list(const char *const *list, size_t n) {
+/* Blocks of bytes travel as an array of offsets (from the record) followed by the bytes;
+ * `sizes` NULL: NUL-terminated strings. */
+static Span block_list(const void *const *list, const size_t *sizes, size_t n) {
     uint64_t bytes = 8 * (uint64_t)n;
-    for (size_t j = 0; j < n; j++) bytes += strlen(list[j] ? list[j] : "") + 1;
+    for (size_t j = 0; j < n; j++) bytes += sizes ? sizes[j] : strlen(list[j] ? list[j] : "") + 1;
     return (Span){n, bytes};
 }
 
-static void put_text(Record *r, int k, const char *const *list, size_t n) {
+static Span text_list(const char *const *list, size_t n) { return block_list((const void *const *)list, NULL, n); }
+
+static void put_blocks(Record *r, int k, const void *const *list, const size_t *sizes, size_t n) {
     uint64_t *offsets = array(r, k);
     uint64_t at = r->offset[k] + 8 * (uint64_t)n;
     for (size_t j = 0; j < n; j++) {
-        const char *text = list[j] ? list[j] : "";
-        const size_t length = strlen(text) + 1;
-        memcpy((unsigned char *)r + at, text, length);
+        const void *block = list[j] ? list[j] : "";
+        const size_t length = sizes ? sizes[j] : strlen(block) + 1;
+        if (length) memcpy((unsigned char *)r + at, block, length);
         offsets[j] = at;
         at += length;
     }
 }
 
-/* Strings a GetString reply left after the record, copied so they outlive the channel's reuse. */
-static int take_text(Host *h, Record *r, const char **out, size_t n) {
-    const uint64_t *offsets = array(r, 1);
-    const unsigned char *end = h->channel->area + CHANNEL_AREA_BYTES;
+static void put_text(Record *r, int k, const char *const *list, size_t n) {
+    put_blocks(r, k, (const void *const *)list, NULL, n);
+}
+
+/* Blocks a Get reply left after the record (offsets in array k, sizes in `sizes` or, for
+ * strings, up to their NUL), copied so they outlive the channel's reuse. */
+static int take_blocks(Host *h, Record *r, int k, const void **out, const size_t *sizes, size_t n) {
+    const uint64_t *offsets = array(r, k);
+    const unsigned char *end = h->channel->area + CHANNEL_RECORD_BYTES;
     size_t total = 0;
     for (size_t j = 0; j < n; j++) {
-        const char *text = (const char *)r + offsets[j];
-        if (offsets[j] < r->size || (const unsigned char *)text >= end) return ERROR;
-        total += strnlen(text, (size_t)(end - (const unsigned char *)text)) + 1;
+        const unsigned char *block = (const unsigned char *)r + offsets[j];
+        if (offsets[j] < r->size || block >= end || (sizes && sizes[j] > (size_t)(end - block))) return ERROR;
+        total += (sizes ? sizes[j] : strnlen((const char *)block, (size_t)(end - block))) + 1;
     }
     if (total > h->text_capacity) {
-        char *grown = realloc(h->text, total);
+        char *grown = realloc(h->text, total ? total : 1);
         if (!grown) return ERROR;
         h->text = grown, h->text_capacity = total;
     }
     size_t at = 0;
     for (size_t j = 0; j < n; j++) {
-        const char *text = (const char *)r + offsets[j];
-        const size_t length = strnlen(text, total - at);
-        memcpy(h->text + at, text, length);
+        const unsigned char *block = (const unsigned char *)r + offsets[j];
+        const size_t length = sizes ? sizes[j] : strnlen((const char *)block, total - at);
+        memcpy(h->text + at, block, length);
         h->text[at + length] = 0;
         out[j] = h->text + at;
         at += length + 1;
     }
     return OK;
+}
+
+static int take_text(Host *h, Record *r, const char **out, size_t n) {
+    return take_blocks(h, r, 1, (const void **)out, NULL, n);
 }
 
 /* A call that needs its answer: post everything queued and return the status. */
@@ -350,16 +369,6 @@ static int proxy_experiment(Host *h, FunctionId f, int has_tolerance, double tol
            r->d[2] = stop;
     return send(h, r);
 }
-
-static const size_t VALUE_BYTES[F_COUNT] = {
-    [F_fmi3GetFloat64] = 8, [F_fmi3GetFloat32] = 4, [F_fmi3GetInt8] = 1, [F_fmi3GetUInt8] = 1,
-    [F_fmi3GetInt16] = 2, [F_fmi3GetUInt16] = 2, [F_fmi3GetInt32] = 4, [F_fmi3GetUInt32] = 4,
-    [F_fmi3GetInt64] = 8, [F_fmi3GetUInt64] = 8, [F_fmi3GetBoolean] = sizeof(bool),
-    [F_fmi3SetFloat64] = 8, [F_fmi3SetFloat32] = 4, [F_fmi3SetInt8] = 1, [F_fmi3SetUInt8] = 1,
-    [F_fmi3SetInt16] = 2, [F_fmi3SetUInt16] = 2, [F_fmi3SetInt32] = 4, [F_fmi3SetUInt32] = 4,
-    [F_fmi3SetInt64] = 8, [F_fmi3SetUInt64] = 8, [F_fmi3SetBoolean] = sizeof(bool),
-    [F_fmi2GetReal] = 8, [F_fmi2GetInteger] = sizeof(int), [F_fmi2GetBoolean] = sizeof(int),
-    [F_fmi2SetReal] = 8, [F_fmi2SetInteger] = sizeof(int), [F_fmi2SetBoolean] = sizeof(int)};
 
 static bool same_read(const Host *h, FunctionId f, const uint32_t *vrs, size_t nvr, size_t n) {
     return h->read_function == f && h->read_nvr == nvr && h->read_n == n &&
@@ -423,6 +432,53 @@ static int proxy_set_strings(Host *h, FunctionId f, const uint32_t *vrs, size_t 
     memcpy(array(r, 0), vrs, 4 * nvr);
     put_text(r, 1, in, n);
     return send(h, r);
+}
+
+static int proxy_get_binary(Host *h, FunctionId f, const uint32_t *vrs, size_t nvr, size_t *sizes, const void **out,
+                            size_t n) {
+    Record *r = begin(h, f, values(nvr, 4), values(n, 8), values(n, 8), NONE);
+    if (!r) return FATAL;
+    memcpy(array(r, 0), vrs, 4 * nvr);
+    const int status = exchange(h);
+    if (status > WARNING) return status;
+    memcpy(sizes, array(r, 2), 8 * n);
+    return take_blocks(h, r, 1, out, sizes, n) != OK ? ERROR : status;
+}
+
+static int proxy_set_binary(Host *h, FunctionId f, const uint32_t *vrs, size_t nvr, const size_t *sizes,
+                            const void *const *in, size_t n) {
+    Record *r = begin(h, f, values(nvr, 4), values(n, 8), block_list(in, sizes, n), NONE);
+    if (!r) return FATAL;
+    memcpy(array(r, 0), vrs, 4 * nvr);
+    memcpy(array(r, 1), sizes, 8 * n);
+    put_blocks(r, 2, in, sizes, n);
+    return OK; /* queued, as the other setters */
+}
+
+/* fmi3GetClock / fmi3SetClock: one Boolean per clock */
+static int proxy_clock(Host *h, FunctionId f, const uint32_t *vrs, size_t nvr, bool *clocks) {
+    Record *r = begin(h, f, values(nvr, 4), values(nvr, sizeof(bool)), NONE, NONE);
+    if (!r) return FATAL;
+    memcpy(array(r, 0), vrs, 4 * nvr);
+    const bool set = f == F_fmi3SetClock;
+    if (set) memcpy(array(r, 1), clocks, nvr * sizeof(bool));
+    const int status = exchange(h);
+    if (!set && status <= WARNING) memcpy(clocks, array(r, 1), nvr * sizeof(bool));
+    return status;
+}
+
+/* fmi3GetIntervalDecimal (intervals and qualifiers) and fmi3GetShiftDecimal (shifts) */
+static int proxy_intervals(Host *h, FunctionId f, const uint32_t *vrs, size_t nvr, double *intervals,
+                           int *qualifiers) {
+    Record *r = begin(h, f, values(nvr, 4), values(nvr, 8), values(nvr, sizeof(int)), NONE);
+    if (!r) return FATAL;
+    memcpy(array(r, 0), vrs, 4 * nvr);
+    const int status = exchange(h);
+    if (status <= WARNING) {
+        memcpy(intervals, array(r, 1), 8 * nvr);
+        if (qualifiers) memcpy(qualifiers, array(r, 2), nvr * sizeof(int));
+    }
+    return status;
 }
 
 static int proxy_debug(Host *h, FunctionId f, int on, size_t n, const char *const *categories) {
@@ -495,11 +551,11 @@ static int proxy_results(Host *h, FunctionId f, uint64_t in, double d0, double d
 }
 
 /* doStep, with the read that usually follows it. */
-static int proxy_step(Host *h, FunctionId f, uint64_t no_set, double t, double step, Record **out) {
+static int proxy_step(Host *h, FunctionId f, uint64_t no_set, double t, double step, double extra, Record **out) {
     const uint32_t index = h->n_records; /* queued setters go first */
     Record *r = begin(h, f, NONE, NONE, NONE, NONE);
     if (!r) return FATAL;
-    r->i[0] = no_set, r->d[0] = t, r->d[1] = step;
+    r->i[0] = no_set, r->d[0] = t, r->d[1] = step, r->d[2] = extra;
     *out = r;
     Record *read = queue_read(h);
     const int batch = exchange(h);
@@ -583,6 +639,27 @@ static void *instantiate(Host *h, FunctionId f, const char *name, const char *to
 #define P_GETSTATE(name) static int p_##name(void *h, void **s) { return proxy_get_state(h, F_##name, s); }
 #define P_SETSTATE(name) static int p_##name(void *h, void *s) { return proxy_set_state(h, F_##name, s); }
 #define P_FREESTATE(name) static int p_##name(void *h, void **s) { return proxy_free_state(h, F_##name, s); }
+#define P_GETBIN3(name)                                                                                    \
+    static int p_##name(void *h, const uint32_t *vrs, size_t nvr, size_t *sizes, const void **values, size_t n) { \
+        return proxy_get_binary(h, F_##name, vrs, nvr, sizes, values, n);                                  \
+    }
+#define P_SETBIN3(name)                                                                                      \
+    static int p_##name(void *h, const uint32_t *vrs, size_t nvr, const size_t *sizes, const void *const *values, \
+                        size_t n) {                                                                          \
+        return proxy_set_binary(h, F_##name, vrs, nvr, sizes, values, n);                                    \
+    }
+#define P_CLOCK3(name) \
+    static int p_##name(void *h, const uint32_t *vrs, size_t nvr, bool *c) { return proxy_clock(h, F_##name, vrs, nvr, c); }
+#define P_INTERVAL3(name)                                                                   \
+    static int p_##name(void *h, const uint32_t *vrs, size_t nvr, double *v, int *q) {      \
+        return proxy_intervals(h, F_##name, vrs, nvr, v, q);                                \
+    }
+#define P_SHIFT3(name)                                                                      \
+    static int p_##name(void *h, const uint32_t *vrs, size_t nvr, double *v) {              \
+        return proxy_intervals(h, F_##name, vrs, nvr, v, NULL);                             \
+    }
+#define P_ACTIVATE3(name)
+#define P_INSTANTIATE_SE3(name)
 #define P_DIRECTIONAL3(name)                                                                                \
     static int p_##name(void *h, const uint32_t *unknowns, size_t nu, const uint32_t *knowns, size_t nk,  \
                         const double *seed, size_t ns, double *sensitivity, size_t nsens) {               \
@@ -624,16 +701,29 @@ static void *instantiate(Host *h, FunctionId f, const char *name, const char *to
         }                                                                            \
         return status;                                                               \
     }
+#define P_STATUS2(name)
+static int p_fmi2GetBooleanStatus(void *h, int kind, int *value) {
+    Record *r = NULL;
+    const int status = proxy_results(h, F_fmi2GetBooleanStatus, (uint64_t)kind, 0, 0, &r);
+    if (status <= WARNING && value) *value = (int)r->out_i[0];
+    return status;
+}
+static int p_fmi2GetRealStatus(void *h, int kind, double *value) {
+    Record *r = NULL;
+    const int status = proxy_results(h, F_fmi2GetRealStatus, (uint64_t)kind, 0, 0, &r);
+    if (status <= WARNING && value) *value = r->out_d[0];
+    return status;
+}
 #define P_DOSTEP2(name)                                                    \
     static int p_##name(void *h, double t, double step, int no_set) {      \
         Record *r = NULL;                                                  \
-        return proxy_step(h, F_##name, (uint64_t)no_set, t, step, &r);     \
+        return proxy_step(h, F_##name, (uint64_t)no_set, t, step, 0, &r);  \
     }
 
 static int p_fmi3DoStep(void *h, double t, double step, bool no_set, bool *event, bool *terminate, bool *early,
                         double *last) {
     Record *r = NULL;
-    const int status = proxy_step(h, F_fmi3DoStep, no_set, t, step, &r);
+    const int status = proxy_step(h, F_fmi3DoStep, no_set, t, step, 0, &r);
     if (status <= WARNING || status == 2) { /* Discard: the FMU stopped early, say where */
         if (event) *event = r->out_i[0] != 0;
         if (terminate) *terminate = r->out_i[1] != 0;
@@ -657,6 +747,14 @@ static int p_fmi3UpdateDiscreteStates(void *h, bool *again, bool *terminate, boo
     return status;
 }
 #define P_UPDATE3(name)
+
+static int p_fmi3ActivateModelPartition(void *host, uint32_t clock, double time) {
+    Host *h = host;
+    Record *r = NULL;
+    const int status = proxy_results(h, F_fmi3ActivateModelPartition, clock, time, 0, &r);
+    if (status <= WARNING && r->out_i[0] && h->clock_update) h->clock_update(h->log_environment);
+    return status;
+}
 
 static int p_fmi2NewDiscreteStates(void *h, fmi2EventInfo *info) {
     Record *r = NULL;
@@ -688,6 +786,17 @@ void *cosim_proxy_fmi3InstantiateCoSimulation(Host *h, const char *name, const c
     return instantiate(h, F_fmi3InstantiateCoSimulation, name, token, resources, flags);
 }
 
+void *cosim_proxy_fmi3InstantiateScheduledExecution(Host *h, const char *name, const char *token,
+                                                    const char *resources, bool visible, bool logging_on,
+                                                    void *environment, fmi3LogMessageCallback log,
+                                                    fmi3ClockUpdateCallback clock_update, void *lock,
+                                                    void *unlock) {
+    (void)lock, (void)unlock; /* one partition runs at a time in the worker: no preemption */
+    h->log_environment = environment, h->log3 = log, h->clock_update = clock_update;
+    const uint64_t flags[4] = {visible, logging_on, 0, 0};
+    return instantiate(h, F_fmi3InstantiateScheduledExecution, name, token, resources, flags);
+}
+
 void *cosim_proxy_fmi3InstantiateModelExchange(Host *h, const char *name, const char *token, const char *resources,
                                                bool visible, bool logging_on, void *environment,
                                                fmi3LogMessageCallback log) {
@@ -707,6 +816,101 @@ void *cosim_proxy_fmi2Instantiate(Host *h, const char *name, int type, const cha
 #define ENTRY(name, shape) {#name, (ProxyFunction)p_##name},
 #define p_fmi3InstantiateCoSimulation cosim_proxy_fmi3InstantiateCoSimulation
 #define p_fmi3InstantiateModelExchange cosim_proxy_fmi3InstantiateModelExchange
+#define p_fmi3InstantiateScheduledExecution cosim_proxy_fmi3InstantiateScheduledExecution
 #define p_fmi2Instantiate cosim_proxy_fmi2Instantiate
 const ProxyEntry cosim_proxy_functions[] = {ISOLATED_FUNCTIONS(ENTRY)};
 const size_t cosim_proxy_count = sizeof cosim_proxy_functions / sizeof cosim_proxy_functions[0];
+
+/* ---- the Model Exchange driver in the worker (isolation_driver.c) ---- */
+
+/* A driver call that needs its answer; a failure keeps the driver's message. */
+static int driver_exchange(Host *h, Record *r, double *t_reached) {
+    if (!r) return FATAL;
+    const int status = exchange(h);
+    if (status > WARNING && answered(h))
+        snprintf(h->driver_message, sizeof h->driver_message, "%.*s", (int)sizeof h->channel->text, h->channel->text);
+    if (t_reached && answered(h)) *t_reached = r->out_d[0];
+    return status;
+}
+
+int cosim_host_driver_new(Host *h, int fmi_major, size_t n, size_t nz, const uint32_t *state_vrs,
+                          const uint32_t *derivative_vrs, bool directional, double tolerance) {
+    Record *r = begin(h, F_DRIVER_NEW, values(n, 4), values(n, 4), NONE, NONE);
+    if (r) {
+        r->i[0] = (uint64_t)fmi_major, r->i[1] = n, r->i[2] = nz, r->i[3] = directional, r->d[0] = tolerance;
+        memcpy(array(r, 0), state_vrs, 4 * n);
+        memcpy(array(r, 1), derivative_vrs, 4 * n);
+    }
+    return driver_exchange(h, r, NULL);
+}
+
+int cosim_host_driver_reads(Host *h, size_t n_batches, const uint64_t *batches, size_t n_vrs, const uint32_t *vrs) {
+    Record *r = begin(h, F_DRIVER_READS, values(2 * n_batches, 8), values(n_vrs, 4), NONE, NONE);
+    if (r) {
+        memcpy(array(r, 0), batches, 16 * n_batches);
+        memcpy(array(r, 1), vrs, 4 * n_vrs);
+    }
+    return driver_exchange(h, r, NULL);
+}
+
+int cosim_host_driver_start(Host *h, double t0, double *t_reached) {
+    Record *r = begin(h, F_DRIVER_START, NONE, NONE, NONE, NONE);
+    if (r) r->d[0] = t0;
+    return driver_exchange(h, r, t_reached);
+}
+
+int cosim_host_driver_step(Host *h, double t, double step, double deadline, bool event_rows, bool *terminate,
+                           double *t_reached, const unsigned char **log, size_t *entries, bool *overflow) {
+    Record *r = NULL;
+    const int status = proxy_step(h, F_DRIVER_STEP, event_rows, t, step, deadline, &r);
+    if (!answered(h) || !r) return status > WARNING ? status : FATAL;
+    if (status > WARNING)
+        snprintf(h->driver_message, sizeof h->driver_message, "%.*s", (int)sizeof h->channel->text, h->channel->text);
+    *terminate = r->out_i[0] != 0;
+    *entries = (size_t)r->out_i[1];
+    *overflow = r->out_i[2] != 0;
+    *t_reached = r->out_d[0];
+    *log = h->channel->area + CHANNEL_RECORD_BYTES;
+    return status;
+}
+
+int cosim_host_driver_save(Host *h) { return driver_exchange(h, begin(h, F_DRIVER_SAVE, NONE, NONE, NONE, NONE), NULL); }
+
+int cosim_host_driver_restore(Host *h) {
+    return driver_exchange(h, begin(h, F_DRIVER_RESTORE, NONE, NONE, NONE, NONE), NULL);
+}
+
+const char *cosim_host_driver_message(const Host *h) { return h->driver_message; }
+
+/* ---- a lone FMU stepped by the master loop in the worker (isolation_lone.c) ---- */
+
+int cosim_host_lone_new(Host *h, const LoneConfig *config, const LoneBatch *batches, const uint32_t *vrs,
+                        const int32_t *types) {
+    Record *r = begin(h, F_LONE_NEW, values(1, sizeof *config), values(config->n_batches, sizeof *batches),
+                      values(config->n_vrs, 4), values(config->n_slots, 4));
+    if (r) {
+        memcpy(array(r, 0), config, sizeof *config);
+        memcpy(array(r, 1), batches, config->n_batches * sizeof *batches);
+        memcpy(array(r, 2), vrs, 4 * config->n_vrs);
+        memcpy(array(r, 3), types, 4 * config->n_slots);
+    }
+    return driver_exchange(h, r, NULL);
+}
+
+int cosim_host_lone_steps(Host *h, long long k_begin, long long k_end, double deadline, LoneOutcome *out,
+                          const unsigned char **rows) {
+    Record *r = begin(h, F_LONE_STEPS, values(1, sizeof *out), NONE, NONE, NONE);
+    if (!r) return FATAL;
+    r->i[0] = (uint64_t)k_begin, r->i[1] = (uint64_t)k_end, r->d[0] = deadline;
+    const int status = exchange(h);
+    /* the worker keeps its progress in the record as it steps: there even if it died */
+    memcpy(out, array(r, 0), sizeof *out);
+    out->error_function[sizeof out->error_function - 1] = 0;
+    const int64_t most = (int64_t)(CHANNEL_EVENT_BYTES / 8);
+    if (out->rows < 0 || out->rows > most) out->rows = 0;
+    if (answered(h) && out->status > WARNING)
+        snprintf(h->driver_message, sizeof h->driver_message, "%.*s", (int)sizeof h->channel->text, h->channel->text);
+    *rows = h->channel->area + CHANNEL_RECORD_BYTES;
+    h->failed_function = out->error_function[0] ? NULL : h->failed_function;
+    return answered(h) ? status : FATAL;
+}

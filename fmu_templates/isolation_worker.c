@@ -23,9 +23,8 @@
 #include "fmi2FunctionTypes.h"
 #include "fmi3FunctionTypes.h"
 #include "isolation.h"
+#include "isolation_driver.h"
 
-/* The master waits this long in a spin after a reply: the next call often follows at once. */
-#define WORKER_SPIN_SECONDS 0
 #define WORKER_SLICE_SECONDS 1.0
 
 static Channel *channel;
@@ -33,7 +32,7 @@ static void *functions[F_COUNT];
 static void *instance;
 
 #define NAME(name, shape) #name,
-static const char *const NAMES[F_COUNT] = {ISOLATED_FUNCTIONS(NAME) "exit"};
+static const char *const NAMES[F_EXIT + 1] = {ISOLATED_FUNCTIONS(NAME) "exit"};
 #undef NAME
 
 /* ---- logging into the channel ---- */
@@ -103,23 +102,35 @@ static const char **strings(Record *r, int k) {
     return list;
 }
 
-/* Results of GetString: offsets (from the record) in array 1, the text after the record. */
-static void put_strings(Record *r, const char *const *values, size_t n) {
-    uint64_t *offsets = array(r, 1);
+/* Results of GetString and GetBinary: offsets (from the record) in array k, the bytes after
+ * the record; `sizes` NULL: NUL-terminated strings. */
+static void put_blocks(Record *r, int k, const void *const *values, const size_t *sizes, size_t n) {
+    uint64_t *offsets = array(r, k);
     uint64_t at = r->size;
-    unsigned char *limit = channel->area + CHANNEL_AREA_BYTES;
+    unsigned char *limit = channel->area + CHANNEL_RECORD_BYTES;
     for (size_t j = 0; j < n; j++) {
-        const char *text = values[j] ? values[j] : "";
-        const size_t length = strlen(text) + 1;
+        const void *block = values[j] ? values[j] : "";
+        const size_t length = sizes ? sizes[j] : strlen(block) + 1;
         if ((unsigned char *)r + at + length > limit) {
             r->status = fmi3Error;
-            log_entry(fmi3Error, "logStatusError", "the strings do not fit into the isolation channel");
+            log_entry(fmi3Error, "logStatusError", "the values do not fit into the isolation channel");
             return;
         }
-        memcpy((unsigned char *)r + at, text, length);
+        if (length) memcpy((unsigned char *)r + at, block, length);
         offsets[j] = at;
         at += length;
     }
+}
+
+static void put_strings(Record *r, const char *const *values, size_t n) {
+    put_blocks(r, 1, (const void *const *)values, NULL, n);
+}
+
+/* Scheduled Execution: the FMU asks for a clock update during an activation. */
+static bool clock_update_asked;
+static void clock_update(fmi3InstanceEnvironment env) {
+    (void)env;
+    clock_update_asked = true;
 }
 
 /* ---- calls ---- */
@@ -140,6 +151,10 @@ static void instantiate(Record *r) {
     case F_fmi3InstantiateCoSimulation:
         instance = ((fmi3InstantiateCoSimulationTYPE *)functions[r->function])(
             name, token, resources, r->i[0], r->i[1], r->i[2], r->i[3], NULL, 0, NULL, log_fmi3, NULL);
+        break;
+    case F_fmi3InstantiateScheduledExecution:
+        instance = ((fmi3InstantiateScheduledExecutionTYPE *)functions[r->function])(
+            name, token, resources, r->i[0], r->i[1], NULL, log_fmi3, clock_update, NULL, NULL);
         break;
     case F_fmi3InstantiateModelExchange:
         instance = ((fmi3InstantiateModelExchangeTYPE *)functions[r->function])(name, token, resources, r->i[0],
@@ -218,6 +233,50 @@ static void call_more(Record *r, Shape shape) {
         r->out_i[0] = (uint64_t)event, r->out_i[1] = (uint64_t)terminate;
         break;
     }
+    case SHAPE_GETBIN3: {
+        const void **values = (const void **)pointers(r->n[1] ? r->n[1] : 1);
+        if (!values) {
+            r->status = fmi3Error;
+            break;
+        }
+        size_t *sizes = array(r, 2);
+        r->status = ((fmi3GetBinaryTYPE *)functions[r->function])(instance, array(r, 0), r->n[0], sizes,
+                                                                   (fmi3Binary *)values, r->n[1]);
+        if (r->status <= fmi3Warning) put_blocks(r, 1, values, sizes, r->n[1]);
+        break;
+    }
+    case SHAPE_SETBIN3:
+        r->status = ((fmi3SetBinaryTYPE *)functions[r->function])(instance, array(r, 0), r->n[0], array(r, 1),
+                                                                   (const fmi3Binary *)strings(r, 2), r->n[1]);
+        break;
+    case SHAPE_CLOCK3:
+        r->status = r->function == F_fmi3GetClock
+                        ? ((fmi3GetClockTYPE *)functions[r->function])(instance, array(r, 0), r->n[0], array(r, 1))
+                        : ((fmi3SetClockTYPE *)functions[r->function])(instance, array(r, 0), r->n[0], array(r, 1));
+        break;
+    case SHAPE_INTERVAL3:
+        r->status = ((fmi3GetIntervalDecimalTYPE *)functions[r->function])(instance, array(r, 0), r->n[0],
+                                                                            array(r, 1), array(r, 2));
+        break;
+    case SHAPE_SHIFT3:
+        r->status = ((fmi3GetShiftDecimalTYPE *)functions[r->function])(instance, array(r, 0), r->n[0], array(r, 1));
+        break;
+    case SHAPE_ACTIVATE3:
+        clock_update_asked = false;
+        r->status = ((fmi3ActivateModelPartitionTYPE *)functions[r->function])(instance, (fmi3ValueReference)r->i[0],
+                                                                                r->d[0]);
+        r->out_i[0] = clock_update_asked;
+        break;
+    case SHAPE_STATUS2: { /* fmi2GetBooleanStatus, fmi2GetRealStatus: the value in out_i or out_d */
+        fmi2Boolean flag = fmi2False;
+        if (r->function == F_fmi2GetBooleanStatus) {
+            r->status = ((fmi2GetBooleanStatusTYPE *)functions[r->function])(instance, (fmi2StatusKind)r->i[0], &flag);
+            r->out_i[0] = (uint64_t)flag;
+        } else {
+            r->status = ((fmi2GetRealStatusTYPE *)functions[r->function])(instance, (fmi2StatusKind)r->i[0], r->out_d);
+        }
+        break;
+    }
     case SHAPE_SIZE_OUT: {
         size_t n = 0;
         r->status = ((fmi3GetNumberOfEventIndicatorsTYPE *)functions[r->function])(instance, &n);
@@ -233,6 +292,7 @@ static void call_more(Record *r, Shape shape) {
 static void call(Record *r, Shape shape) {
     switch (shape) {
     case SHAPE_INSTANTIATE_CS3:
+    case SHAPE_INSTANTIATE_SE3:
     case SHAPE_INSTANTIATE_ME3:
     case SHAPE_INSTANTIATE2: instantiate(r); break;
     case SHAPE_VOID:
@@ -285,7 +345,7 @@ static void call(Record *r, Shape shape) {
 }
 
 #define SHAPE_OF(name, shape) SHAPE_##shape,
-static const Shape SHAPES[F_COUNT] = {ISOLATED_FUNCTIONS(SHAPE_OF) SHAPE_EXIT};
+static const Shape SHAPES[F_EXIT + 1] = {ISOLATED_FUNCTIONS(SHAPE_OF) SHAPE_EXIT};
 #undef SHAPE_OF
 
 /* Run the posted batch; returns false when told to exit. */
@@ -302,7 +362,11 @@ static bool run_batch(void) {
             return true;
         }
         if (r->function == F_EXIT) return false;
-        if (!functions[r->function]) {
+        if (r->function >= F_LONE_NEW) {
+            lone_call(r, (void *const *)functions, instance, channel);
+        } else if (r->function >= FIRST_DRIVER_FUNCTION) {
+            driver_call(r, (void *const *)functions, instance, channel);
+        } else if (!functions[r->function]) {
             r->status = fmi3Error;
             log_entry(fmi3Error, "logStatusError", "the FMU does not export this function");
         } else {
@@ -352,7 +416,7 @@ int main(int argc, char **argv) {
     channel_post(&channel->reply, ++done, &channel->master_sleeps);
     if (channel->ready < 0) return 0;
     for (;;) {
-        while (!channel_wait(&channel->request, done + 1, &channel->worker_sleeps, WORKER_SPIN_SECONDS,
+        while (!channel_wait(&channel->request, done + 1, &channel->worker_sleeps, channel->spin,
                              WORKER_SLICE_SECONDS))
             if (getppid() == 1) return 0;
         const bool go_on = run_batch();

@@ -16,6 +16,14 @@
 
 #include "me_driver.h"
 
+#include <time.h>
+
+static double monotonic_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
 /* ---- failures carry a message naming the function and the time ---- */
 
 static int fail(MeDriver *d, int status, const char *format, ...) {
@@ -105,6 +113,37 @@ static int start_integrator(MeDriver *d, bool nominals_changed) {
 
 /* ---- events ---- */
 
+/* In Event Mode: the input clocks that tick now are active. */
+static int tick_clocks(MeDriver *d) {
+    if (!d->clocks) return ME_OK;
+    const size_t n = clocks_due(d->clocks, d->t, d->due);
+    for (size_t k = 0; k < n; k++) d->due_vrs[k] = d->clocks->vrs[d->due[k]];
+    if (n) CALL(ME_SET_CLOCK, d->adapter->set_clocks(&d->fmu, d->due_vrs, n));
+    return ME_OK;
+}
+
+static int driver_interval(void *context, uint32_t vr, double *interval, int *qualifier) {
+    MeDriver *d = context;
+    return d->adapter->get_interval(&d->fmu, vr, interval, qualifier);
+}
+
+int clocks_poll_countdowns(ClockSchedule *s, double t, int (*get_interval)(void *, uint32_t, double *, int *),
+                           void *context) {
+    for (size_t c = 0; c < s->n; c++) {
+        if (s->kinds[c] != CLOCK_COUNTDOWN) continue;
+        double interval = 0.0;
+        int qualifier = 0;
+        const int status = get_interval(context, s->vrs[c], &interval, &qualifier);
+        if (status > ME_WARNING) return status;
+        if (qualifier == 2) clocks_countdown(s, c, t + interval); /* fmi3IntervalChanged */
+    }
+    return ME_OK;
+}
+
+void me_driver_set_clocks(MeDriver *d, ClockSchedule *clocks, size_t *due, uint32_t *due_vrs) {
+    d->clocks = clocks, d->due = due, d->due_vrs = due_vrs;
+}
+
 /* Event iteration in Event Mode, then back to Continuous-Time Mode with a fresh integrator. */
 static int settle_and_restart(MeDriver *d) {
     MeEventInfo info = {true, false, false, false, false, 0.0};
@@ -124,6 +163,7 @@ static int settle_and_restart(MeDriver *d) {
     }
     d->next_time_defined = info.next_time_defined;
     d->next_time = info.next_time;
+    if (d->clocks) CALL(ME_GET_INTERVAL, clocks_poll_countdowns(d->clocks, d->t, driver_interval, d));
     CALL(ME_ENTER_CONTINUOUS_MODE, d->adapter->enter_continuous_mode(&d->fmu));
     if (d->n > 0) CALL(ME_GET_STATES, d->adapter->get_states(&d->fmu, d->x, d->n));
     const int status = start_integrator(d, nominals_changed);
@@ -136,8 +176,21 @@ static int handle_event(MeDriver *d) {
         return fail(d, ME_ERROR, "chattering at t = %.17g: %d events in a row, each within %g s of the last", d->t,
                     MAX_RAPID_EVENTS + 1, CHATTER_INTERVAL * fmax(1.0, fabs(d->t)));
     d->events++;
+    if (d->event_hook) {
+        const int before = d->event_hook(d->hook_context, d->t, false);
+        if (before > ME_WARNING) return before;
+    }
     CALL(ME_ENTER_EVENT_MODE, d->adapter->enter_event_mode(&d->fmu));
-    return settle_and_restart(d);
+    const int ticks = tick_clocks(d);
+    if (ticks > ME_WARNING) return ticks;
+    const int status = settle_and_restart(d);
+    if (status > ME_WARNING || d->terminated || !d->event_hook) return status;
+    return d->event_hook(d->hook_context, d->t, true);
+}
+
+void me_driver_set_event_hook(MeDriver *d, MeEventHook hook, void *context) {
+    d->event_hook = hook;
+    d->hook_context = context;
 }
 
 /* After an integrator step from t_old to d->t: a state event inside it, else a step event or
@@ -200,19 +253,30 @@ static int begin_step(MeDriver *d) {
     return move_to(d, d->t, d->x);
 }
 
+/* The next time event: the FMU's, or the next tick of an input clock. */
+static double next_event_time(const MeDriver *d) {
+    const double next = d->next_time_defined ? d->next_time : INFINITY;
+    return d->clocks ? fmin(next, clocks_next(d->clocks)) : next;
+}
+
 int me_driver_do_step(MeDriver *d, double t, double h, bool *terminate) {
     const double t_end = t + h;
     int status = d->terminated ? ME_OK : begin_step(d);
     while (status <= ME_WARNING && !d->terminated && d->t < t_end) {
         double t_stop = t_end;
         bool time_event = false;
-        if (d->next_time_defined && d->next_time <= t_end) {
-            t_stop = fmax(d->next_time, d->t);
+        const double next = next_event_time(d);
+        if (next <= t_end) {
+            t_stop = fmax(next, d->t);
             time_event = true;
         }
         const double t_old = d->t;
         if (t_stop > d->t) status = advance(d, t_stop);
         if (status > ME_WARNING) break;
+        if (d->deadline > 0 && monotonic_now() >= d->deadline) {
+            status = fail(d, ME_DEADLINE, "the deadline passed at t = %.17g", d->t);
+            break;
+        }
         status = after_step(d, t_old, time_event && d->t >= t_stop);
     }
     if (status <= ME_WARNING && !d->terminated) status = move_to(d, d->t, d->x);
@@ -225,6 +289,11 @@ int me_driver_start(MeDriver *d, double t0) {
     d->terminated = false;
     d->chatter.rapid = 0;
     d->chatter.last = -INFINITY;
+    if (d->clocks) {
+        clocks_start(d->clocks, t0);
+        const int ticks = tick_clocks(d); /* after initialization the FMU is in Event Mode */
+        if (ticks > ME_WARNING) return ticks;
+    }
     return settle_and_restart(d);
 }
 

@@ -16,13 +16,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock_schedule.h"
 #include "crossing.h"
 #include "radau5.h"
 
 /* FMI statuses, ordered by severity in both versions. */
 enum { ME_OK = 0, ME_WARNING = 1, ME_DISCARD = 2, ME_ERROR = 3, ME_FATAL = 4 };
+/* me_driver_do_step stopped between integrator steps: the deadline passed (= MASTER_TIMEOUT) */
+#define ME_DEADLINE 103
 
-/* The FMI functions the driver calls, by role; the adapter knows each one's C type. */
+/* The FMI functions the driver calls, by role; the adapter knows each one's C type. The last
+ * two are FMI 3.0 clocks (fmi3SetClock, fmi3GetIntervalDecimal). */
 typedef enum {
     ME_SET_TIME,
     ME_SET_STATES,
@@ -38,6 +42,8 @@ typedef enum {
     ME_GET_FMU_STATE,
     ME_SET_FMU_STATE,
     ME_FREE_FMU_STATE,
+    ME_SET_CLOCK,
+    ME_GET_INTERVAL,
     ME_FUNCTION_COUNT
 } MeFunction;
 
@@ -76,12 +82,18 @@ typedef struct {
     int (*get_fmu_state)(const MeFmu *f, void **state);
     int (*set_fmu_state)(const MeFmu *f, void *state);
     int (*free_fmu_state)(const MeFmu *f, void **state);
+    int (*set_clocks)(const MeFmu *f, const uint32_t *vrs, size_t n); /* all active */
+    int (*get_interval)(const MeFmu *f, uint32_t vr, double *interval, int *qualifier);
 } MeAdapter;
 
 extern const MeAdapter ME_FMI3_ADAPTER;
 extern const MeAdapter ME_FMI2_ADAPTER;
 
 #define ME_MAX_EVENT_ITERATIONS 100
+
+/* Called at each event inside a step: before it (the FMU at the event time, values from the
+ * left) and after it (the new values); a status above Warning stops the step. */
+typedef int (*MeEventHook)(void *context, double t, bool after);
 
 typedef struct {
     MeFmu fmu;
@@ -103,6 +115,13 @@ typedef struct {
     double saved_t, saved_next_time;
     bool saved_next_time_defined, saved_terminated;
     double *saved_x, *saved_z;
+    MeEventHook event_hook;
+    void *hook_context;
+    double deadline; /* CLOCK_MONOTONIC seconds (0: none), checked between integrator steps */
+    /* input clocks (FMI 3.0): their ticks are time events, set active in Event Mode */
+    ClockSchedule *clocks;
+    size_t *due;
+    uint32_t *due_vrs;
     /* statistics and the reason of a failure */
     size_t events, steps;
     char message[512];
@@ -121,6 +140,18 @@ int me_driver_start(MeDriver *d, double t0);
 /* Integrate from t to t + h (new inputs were set at t); *terminate when the FMU asked to stop.
  * Afterwards the FMU stands at the point reached, so its outputs can be read. */
 int me_driver_do_step(MeDriver *d, double t, double h, bool *terminate);
+
+/* The FMU's input clocks tick as `clocks` says (tables the caller keeps; `due` and `due_vrs`
+ * have room for clocks->n); call before me_driver_start. */
+void me_driver_set_clocks(MeDriver *d, ClockSchedule *clocks, size_t *due, uint32_t *due_vrs);
+
+/* The countdown clocks the FMU gave a new interval (fmi3IntervalChanged) tick at t + it. */
+int clocks_poll_countdowns(ClockSchedule *s, double t, int (*get_interval)(void *context, uint32_t vr,
+                                                                          double *interval, int *qualifier),
+                           void *context);
+
+/* Call `hook` before and after every event from now on (NULL: none). */
+void me_driver_set_event_hook(MeDriver *d, MeEventHook hook, void *context);
 
 /* Save and restore the driver with the FMU state (for iteration within a communication step). */
 int me_driver_save(MeDriver *d);

@@ -67,7 +67,7 @@ const MeAdapter ME_FMI2_ADAPTER = {
     {"fmi2SetTime", "fmi2SetContinuousStates", "fmi2GetContinuousStates", "fmi2GetDerivatives",
      "fmi2GetEventIndicators", "fmi2GetNominalsOfContinuousStates", "fmi2CompletedIntegratorStep",
      "fmi2EnterEventMode", "fmi2EnterContinuousTimeMode", "fmi2NewDiscreteStates",
-     "fmi2GetDirectionalDerivative", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate"},
+     "fmi2GetDirectionalDerivative", "fmi2GetFMUstate", "fmi2SetFMUstate", "fmi2FreeFMUstate", "", ""},
     set_time, set_states, get_states, get_derivatives, get_indicators, get_nominals, completed_step,
     enter_event_mode, enter_continuous_mode, update_discrete, directional, get_fmu_state, set_fmu_state,
-    free_fmu_state};
+    free_fmu_state, NULL, NULL}; /* FMI 2.0 has no clocks */

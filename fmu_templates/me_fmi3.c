@@ -52,12 +52,29 @@ static int free_fmu_state(const MeFmu *f, void **state) {
     return FN(f, ME_FREE_FMU_STATE, fmi3FreeFMUStateTYPE)(f->instance, state);
 }
 
+static int set_clocks(const MeFmu *f, const uint32_t *vrs, size_t n) {
+    bool active[64];
+    int status = 0;
+    for (size_t done = 0; done < n && status <= 1; done += 64) { /* at most 64 per call */
+        const size_t count = n - done < 64 ? n - done : 64;
+        for (size_t k = 0; k < count; k++) active[k] = true;
+        status = FN(f, ME_SET_CLOCK, fmi3SetClockTYPE)(f->instance, vrs + done, count, active);
+    }
+    return status;
+}
+static int get_interval(const MeFmu *f, uint32_t vr, double *interval, int *qualifier) {
+    fmi3IntervalQualifier q = fmi3IntervalNotYetKnown;
+    const int status = FN(f, ME_GET_INTERVAL, fmi3GetIntervalDecimalTYPE)(f->instance, &vr, 1, interval, &q);
+    *qualifier = (int)q;
+    return status;
+}
+
 const MeAdapter ME_FMI3_ADAPTER = {
     {"fmi3SetTime", "fmi3SetContinuousStates", "fmi3GetContinuousStates",
      "fmi3GetContinuousStateDerivatives", "fmi3GetEventIndicators", "fmi3GetNominalsOfContinuousStates",
      "fmi3CompletedIntegratorStep", "fmi3EnterEventMode", "fmi3EnterContinuousTimeMode",
      "fmi3UpdateDiscreteStates", "fmi3GetDirectionalDerivative", "fmi3GetFMUState", "fmi3SetFMUState",
-     "fmi3FreeFMUState"},
+     "fmi3FreeFMUState", "fmi3SetClock", "fmi3GetIntervalDecimal"},
     set_time, set_states, get_states, get_derivatives, get_indicators, get_nominals, completed_step,
     enter_event_mode, enter_continuous_mode, update_discrete, directional, get_fmu_state, set_fmu_state,
-    free_fmu_state};
+    free_fmu_state, set_clocks, get_interval};

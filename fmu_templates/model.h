@@ -107,6 +107,7 @@ typedef struct {
     Causality causality;
     Variability variability;
     Initial initial;
+    size_t count;            /* values: more than 1 for an FMI 3.0 array (consecutive slots) */
 } VariableInfo;
 
 typedef struct ModelData {

@@ -51,8 +51,9 @@ MATERIAL = {
                     "the Modelica Standard Library 4.1.0"),
     "msl-references": Material("COSIM_MSL_REFERENCES", None, "Modelica",
                                "the MAP-LIB reference results of MSL 4.1.0"),
-    "reference-fmus": Material("COSIM_REFERENCE_FMUS", None, ".",
-                               "the Modelica Reference FMUs"),
+    # a source tree of github:modelica/Reference-FMUs (v0.0.41); the tests build it (cmake)
+    "reference-fmus": Material("COSIM_REFERENCE_FMUS", None, "BouncingBall/FMI3.xml",
+                               "the source tree of the Modelica Reference FMUs (v0.0.41)"),
     "compliance": Material("COSIM_COMPLIANCE", None, "ModelicaCompliance/package.mo",
                            "the Modelica-Compliance suite"),
 }

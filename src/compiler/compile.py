@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from compiler.fmu.arrays import with_fmi_arrays
 from compiler import fmu_cache
 from compiler.api import flatten_model
 from compiler.causalize import causalize
@@ -24,7 +25,8 @@ from compiler.flatten.walk import nodes
 from compiler.fmu import package_fmu
 
 
-def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=None) -> Path:
+def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=None,
+                fmi_arrays: bool = False) -> Path:
     """Compile ``model`` of the ``.mo`` file ``path`` into an FMU and return its path.
 
     Parameters
@@ -40,6 +42,9 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
         exists or a path ending in a separator (default: the current folder).
     environ : mapping, optional
         Environment for ``MODELICAPATH`` and the cache folder (default: ``os.environ``).
+    fmi_arrays : bool
+        Show arrays among the inputs, outputs and parameters as FMI 3.0 array variables
+        (one value reference, ``<Dimension>``) instead of one scalar per element.
 
     Raises
     ------
@@ -47,20 +52,21 @@ def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=No
         Located in the Modelica source for errors of the model; ``PackageError`` when gcc or
         the packaging fails.
     """
-    return fmu_from_flat(flatten_model(path, model, libs, environ), output, environ)
+    return fmu_from_flat(flatten_model(path, model, libs, environ), output, environ, fmi_arrays)
 
 
-def fmu_from_flat(flat: FlatModel, output=None, environ=None) -> Path:
+def fmu_from_flat(flat: FlatModel, output=None, environ=None, fmi_arrays: bool = False) -> Path:
     """The FMU of a flat model (causalized, emitted and built unless the cache has it),
     written to ``output`` as ``compile_fmu`` does; returns its path."""
     identifier = plain_identifier(flat.name)
     target = Path(output) if output is not None else Path.cwd()
     if target.is_dir() or str(output).endswith(("/", os.sep)):
         target = target / f"{identifier}.fmu"
-    key = fmu_cache.cache_key(identifier, flat.to_modelica(), _locations(flat))
+    key = fmu_cache.cache_key(identifier, flat.to_modelica(), _locations(flat),
+                              *(("fmi-arrays",) if fmi_arrays else ()))
     cached = fmu_cache.lookup(key, environ)
     if cached is None:
-        cached = _build(flat, identifier, key, environ)
+        cached = _build(flat, identifier, key, environ, fmi_arrays)
     staged = target.with_name(f".{target.name}.partial")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -71,10 +77,11 @@ def fmu_from_flat(flat: FlatModel, output=None, environ=None) -> Path:
     return target
 
 
-def _build(flat: FlatModel, identifier: str, key: str, environ) -> Path:
+def _build(flat: FlatModel, identifier: str, key: str, environ, fmi_arrays: bool = False) -> Path:
     emitted = emit_c(causalize(flat), identifier)
+    interface = with_fmi_arrays(emitted.interface) if fmi_arrays else emitted.interface
     with tempfile.TemporaryDirectory(prefix="cosim-compile-") as work:
-        packaged = package_fmu(emitted.interface, emitted.source, Path(work) / f"{identifier}.fmu")
+        packaged = package_fmu(interface, emitted.source, Path(work) / f"{identifier}.fmu")
         if packaged.compiler_warnings:
             # generated code must compile cleanly: a warning is a bug of the code generator
             raise PackageError(f"gcc warned about the code generated for {flat.name}:\n"

@@ -15,7 +15,10 @@ from cosim.master import RunResult, Settings, simulate
 from cosim.modelica import check_modelica, has_modelica
 from cosim.results import read_results
 from cosim.results.plot import plot_results, require_matplotlib
-from cosim.ssp.fmu_check import check_fmus
+from cosim.errors import CosimError
+from cosim.fmi.summary import FmuInfo
+from cosim.master.checks import fmu_checks, ssp_refusals
+from cosim.ssp.fmu_check import check_fmu_interfaces, read_model_descriptions
 from cosim.ssp.loader import read
 from cosim.ssp.errors import raise_on_problems
 from cosim.ssp.model import SystemStructure
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 
 def compile(path, model: str | None = None,
             libs: Sequence[str | os.PathLike] = (),
-            output: str | os.PathLike | None = None) -> Path:
+            output: str | os.PathLike | None = None, fmi_arrays: bool = False) -> Path:
     """Compile ``model`` of the Modelica file ``path`` into an FMI 3.0 FMU; return its path.
 
     Parameters
@@ -43,6 +46,9 @@ def compile(path, model: str | None = None,
     output : str or PathLike, optional
         The ``.fmu`` to write, or a folder (existing, or a path ending in a separator) for
         ``<modelIdentifier>.fmu`` (default: the current folder).
+    fmi_arrays : bool
+        Show arrays among the inputs, outputs and parameters as FMI 3.0 array variables (one
+        value reference with ``<Dimension>``s) instead of one scalar per element.
 
     Raises
     ------
@@ -58,8 +64,8 @@ def compile(path, model: str | None = None,
     from cosim.build.compile import compile_python, is_python_model
 
     if is_python_model(path):
-        return compile_python(path, model, tuple(libs), output)
-    return compile_fmu(path, model, tuple(libs), output)
+        return compile_python(path, model, tuple(libs), output, fmi_arrays=fmi_arrays)
+    return compile_fmu(path, model, tuple(libs), output, fmi_arrays=fmi_arrays)
 
 
 def flatten(path, model: str | None = None, libs: Sequence[str | os.PathLike] = ()):
@@ -105,13 +111,23 @@ def diagram(target, kind: str | None = None, model: str | None = None,
     return graph if output is None else graph.write(output)
 
 
-def info(path: str | os.PathLike, variant: str | None = None, strict: bool = False) -> Info:
+def info(path: str | os.PathLike, variant: str | None = None, strict: bool = False
+         ) -> Info | FmuInfo:
     """Components, connectors, connections, resolved parameters and experiment of ``path``.
 
     ``path`` is an ``.ssp`` archive, an unpacked SSP folder, or an ``.ssd``, ``.ssv``, ``.ssm``
     or ``.ssb`` file; ``variant`` names a variant SSD; ``strict`` raises the first problem.
     Modelica components are compiled (through the FMU cache): their errors are diagnostics.
+    A bare ``.fmu`` gives its interfaces, experiment and variables (``FmuInfo``), with what
+    ``run`` would refuse as diagnostics.
     """
+    if _is_fmu(path, variant):
+        model, diagnostics = fmu_checks(path)
+        if model is None:
+            raise_on_problems(tuple(diagnostics))
+        if strict:
+            raise_on_problems(tuple(diagnostics))
+        return FmuInfo(str(path), model, tuple(diagnostics))
     document, diagnostics = read(path, variant, strict)
     if not isinstance(document, SystemStructure):
         return Info(document, (), diagnostics)
@@ -130,19 +146,42 @@ def validate(path: str | os.PathLike, variant: str | None = None, strict: bool =
     Modelica components are compiled (through the FMU cache) and checked as FMUs; errors in
     their sources are diagnostics located in the ``.mo`` file.
     ``schema_dir`` is a folder of SSP XSDs (default: the SSP 1.0 XSDs that fmpy ships);
-    ``strict`` raises the first problem as an ``SspError`` instead of reporting it.
+    ``strict`` raises the first problem as an ``SspError`` instead of reporting it. Everything
+    ``run`` would refuse (unsupported connections, array sizes that do not match, parameter
+    values out of range, interfaces the FMU lacks) is reported too. ``path`` may be a bare
+    ``.fmu``: its archive, binary, model description (fmpy's checks) and what ``run`` would
+    refuse of it.
     """
+    if _is_fmu(path, variant):
+        diagnostics = tuple(fmu_checks(path)[1])
+    else:
+        diagnostics = _ssp_diagnostics(path, variant, strict, schema_dir)
+    report = ValidationReport(str(path), diagnostics)
+    if strict:
+        raise_on_problems(report.diagnostics)
+    return report
+
+
+def _is_fmu(path, variant) -> bool:
+    if Path(path).suffix.lower() != ".fmu":
+        return False
+    if variant is not None:
+        raise CosimError("a variant can be chosen only for an SSP", str(path))
+    return True
+
+
+def _ssp_diagnostics(path, variant, strict, schema_dir) -> tuple:
     document, diagnostics = read(path, variant, strict, schema_dir=schema_dir)
     if isinstance(document, SystemStructure):
         with tempfile.TemporaryDirectory(prefix="cosim-validate-") as work:
             problems = []
             if has_modelica(document):  # their FMUs are checked as the others
                 document, problems = check_modelica(document, work)
-            diagnostics += tuple(problems) + tuple(check_fmus(document))
-    report = ValidationReport(str(path), diagnostics)
-    if strict:
-        raise_on_problems(report.diagnostics)
-    return report
+            descriptions, unreadable = read_model_descriptions(document)
+            diagnostics += tuple(problems) + tuple(unreadable) + tuple(
+                check_fmu_interfaces(document, descriptions))
+            diagnostics += tuple(ssp_refusals(document, descriptions, diagnostics))
+    return diagnostics
 
 
 def run(path, stop_time: float | None = None,
@@ -153,7 +192,9 @@ def run(path, stop_time: float | None = None,
         algorithm: str = "gauss-seidel", progress: bool = False, isolate: bool | None = None,
         allow_nonfinite: bool = False, timeout: float | None = None,
         model: str | None = None, libs: Sequence[str | os.PathLike] = (),
-        plot: str | os.PathLike | None = None, signals: Sequence[str] = ()) -> RunResult:
+        plot: str | os.PathLike | None = None, signals: Sequence[str] = (),
+        interface: str | None = None, event_rows: bool = True,
+        input: str | os.PathLike | None = None, _stuck_exit: bool = False) -> RunResult:
     """Simulate ``path``: an ``.ssp`` archive, an unpacked SSP folder, an ``.ssd``, an ``.fmu``
     or a Modelica ``.mo`` file.
 
@@ -187,7 +228,11 @@ def run(path, stop_time: float | None = None,
     allow_nonfinite : bool
         Only warn when an FMU gives NaN or Inf (by default the run stops with an error).
     timeout : float, optional
-        Wall-clock seconds for the whole run; past them it stops with ``RunTimeout``.
+        Wall-clock seconds for the whole run; past them it stops with ``RunTimeout`` (after
+        the step or, for Model Exchange, the integrator step that passes it; an isolated FMU
+        stuck in a call is stopped at once). A call into an FMU loaded into this process
+        (``isolate=False``) cannot be interrupted: the command line ends the process 2 s
+        after the deadline, keeping the rows so far; the API waits for the call.
     model : str, optional
         For a ``.mo`` or ``.py`` target: the class to run (default: the file's last class).
     libs : sequence of str or PathLike
@@ -197,6 +242,18 @@ def run(path, stop_time: float | None = None,
         needs matplotlib (the ``plot`` extra).
     signals : sequence of str
         The columns to plot (default: all).
+    interface : {"cs", "me", "se"}, optional
+        The FMU interface of components whose SSD does not choose one (``implementation``
+        ``any`` or absent): Co-Simulation, Model Exchange (integrated by cosim's Radau IIA) or
+        Scheduled Execution; default: the first the FMU offers, in that order.
+    event_rows : bool
+        Also write a row just before and just after each event inside a communication step
+        (Model Exchange, Co-Simulation in Event Mode) and after each jump of an input file,
+        as Dymola and fmpy do; ``False``: one row per communication point.
+    input : str or PathLike, optional
+        A CSV file of input values over time (``time,<component.variable or variable>,...``):
+        continuous Float inputs are interpolated linearly, the others hold their last value
+        and change at the rows' times (events); values are set at each communication point.
 
     Returns
     -------
@@ -214,7 +271,9 @@ def run(path, stop_time: float | None = None,
     """
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
                          algorithm, parameters, isolate=isolate, allow_nonfinite=allow_nonfinite,
-                         timeout=timeout)
+                         timeout=timeout, interface=interface, event_rows=event_rows,
+                         inputs=None if input is None else str(input),
+                         stuck_exit=_stuck_exit)
     if plot is not None:
         require_matplotlib()  # before the run, not after it
     result = simulate(path, settings, variant=variant, output=output, progress=progress,
@@ -227,12 +286,14 @@ def run(path, stop_time: float | None = None,
 
 
 def _settings(start_time, stop_time, step_size, tolerance, step_sizes, record, algorithm,
-              parameters=None, isolate=None, allow_nonfinite=False, timeout=None) -> Settings:
+              parameters=None, isolate=None, allow_nonfinite=False, timeout=None,
+              interface=None, event_rows=True, inputs=None, stuck_exit=False) -> Settings:
     return Settings(start_time=start_time, stop_time=stop_time, step_size=step_size,
                     tolerance=tolerance, step_sizes=tuple((step_sizes or {}).items()),
                     parameters=tuple((parameters or {}).items()), record=tuple(record),
                     algorithm=algorithm, isolate=isolate, allow_nonfinite=allow_nonfinite,
-                    timeout=timeout)
+                    timeout=timeout, interface=interface, event_rows=event_rows,
+                    inputs=inputs, stuck_exit=stuck_exit)
 
 
 def sweep(path: str | os.PathLike, parameters: Sequence[str] | Mapping[str, object] = (),
@@ -304,8 +365,9 @@ def sweep(path: str | os.PathLike, parameters: Sequence[str] | Mapping[str, obje
     else:
         design = build_design(as_axes(parameters), mode, samples,
                               as_distributions(distributions), seed)
+    # a sweep's table holds the communication points: no event rows
     settings = _settings(start_time, stop_time, step_size, tolerance, step_sizes, record,
-                         algorithm)
+                         algorithm, event_rows=False)
     return run_sweep(path, design, settings, variant=variant, series=series, output=output,
                      workers=workers, scheduler=scheduler, batch_size=batch_size,
                      progress=progress)

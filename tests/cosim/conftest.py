@@ -139,8 +139,9 @@ class PyGain2(Fmi2Slave):
 
 
 class MasterFmus:
-    """``built["Gain"]`` is the path of Gain.fmu: example models, runtime fixtures, faulty
-    third-party FMUs (``faulty/``) and pythonfmu/pythonfmu3 FMUs, each built on first use."""
+    """``built["Gain"]`` is the path of Gain.fmu: example models, runtime fixtures, faulty and
+    other hand-written third-party FMUs (``faulty/``, ``thirdparty/``) and pythonfmu/pythonfmu3
+    FMUs, each built on first use."""
 
     def __init__(self, directory: Path):
         self.directory = directory
@@ -156,11 +157,14 @@ class MasterFmus:
         import sys
 
         import faulty
+        import thirdparty
         from ssp_examples import models
         from tests.runtime import fixtures
 
         if name in faulty.FAULTY:
             return faulty.build(name, self.directory)
+        if name in thirdparty.FMUS:
+            return thirdparty.build(name, self.directory)
         if name in models.MODELS:
             return models.build(name, self.directory)
         if name in fixtures.FIXTURES:

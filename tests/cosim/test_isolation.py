@@ -17,6 +17,7 @@ from test_faulty_fmus import check_rows_up_to_1, csv_table, run
 from test_master_run import loop_description, pack
 
 from cosim import api
+from cosim.errors import CosimError
 from cosim.fmi import instantiate, open_fmu
 from cosim.fmi.isolation import FmuCrashError
 from cosim.master.plan import Settings, build_plan
@@ -127,3 +128,51 @@ def test_a_binary_the_worker_cannot_load_is_one_line(tmp_path, built):
         api.run(fmu)
     assert str(caught.value) == (f"{fmu}: cannot load the binary: binaries/x86_64-linux/"
                                  f"Healthy.so: file too short")
+
+
+MODES = pytest.mark.parametrize("lone, remote", [
+    (True, True),     # the default: a lone FMU steps in its worker, chunks of steps per call
+    (False, True),    # a round trip per communication step, the driver in the worker
+    (False, False),   # a round trip per FMI call (the driver here, the FMU there)
+], ids=["lone", "per-step", "per-call"])
+
+
+def _same_tables(a, b) -> bool:
+    return a.dtype == b.dtype and len(a) == len(b) and \
+        all(np.array_equal(a[name], b[name]) for name in a.dtype.names)
+
+
+@MODES
+@pytest.mark.parametrize("name, interface", [("BouncingBall", "me"), ("VanDerPol", "me"),
+                                             ("Healthy", "cs"), ("Terminate2", "cs")])
+def test_every_way_of_isolating_gives_the_same_rows(built, monkeypatch, name, interface, lone,
+                                                    remote):
+    import cosim.master.components as components
+    import cosim.master.native_tables as native_tables
+
+    monkeypatch.setattr(native_tables, "LONE_STEPPING", lone)
+    monkeypatch.setattr(components, "REMOTE_DRIVERS", remote)
+    settings = dict(interface=interface, stop_time=2.0, step_size=0.01)
+    here = api.run(built[name], isolate=False, **settings)
+    there = api.run(built[name], isolate=True, **settings)
+    assert _same_tables(here.values, there.values)  # event rows included
+    assert here.terminated_by == there.terminated_by
+
+
+@MODES
+def test_a_model_exchange_failure_in_the_worker_reads_as_in_process(built, monkeypatch, lone,
+                                                                    remote):
+    import cosim.master.components as components
+    import cosim.master.native_tables as native_tables
+
+    monkeypatch.setattr(native_tables, "LONE_STEPPING", lone)
+    monkeypatch.setattr(components, "REMOTE_DRIVERS", remote)
+    errors = []
+    for isolate in (False, True):
+        with pytest.raises(CosimError) as caught:
+            api.run(built["Chatter"], interface="me", isolate=isolate, stop_time=1.0,
+                    step_size=0.1)
+        errors.append(caught.value)
+    assert str(errors[1]) == str(errors[0])
+    assert "chattering at t = 0.5" in str(errors[0])
+    assert _same_tables(errors[0].result.values, errors[1].result.values)

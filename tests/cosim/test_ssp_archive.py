@@ -65,16 +65,30 @@ def test_total_declared_size_is_limited(tmp_path):
         f"{path}: entry 'resources/big.bin': archive expands to more than the limit of 4000 bytes"
 
 
-def test_duplicate_and_encrypted_entries_are_refused(tmp_path):
+def test_differing_duplicates_and_encrypted_entries_are_refused(tmp_path):
     with pytest.warns(UserWarning):
         path = write_zip(tmp_path / "dup.ssp", {"SystemStructure.ssd": SIMPLE,
-                                                zipfile.ZipInfo("SystemStructure.ssd"): SIMPLE})
-    assert refusal(path) == f"{path}: entry 'SystemStructure.ssd' appears twice"
+                                                zipfile.ZipInfo("SystemStructure.ssd"):
+                                                    SIMPLE + " "})
+    assert refusal(path) == \
+        f"{path}: entry 'SystemStructure.ssd' appears twice with different contents"
     path = tmp_path / "enc.ssp"
     path.write_bytes(patch_headers(zip_bytes({"SystemStructure.ssd": SIMPLE,
                                               "resources/secret.bin": b"x"}),
                                    6, 8, "<H", lambda flags: flags | 1, b"resources/secret.bin"))
     assert refusal(path) == f"{path}: entry 'resources/secret.bin' is encrypted"
+
+
+def test_identical_duplicates_are_used_once_with_a_warning(tmp_path, caplog):
+    with pytest.warns(UserWarning):
+        path = write_zip(tmp_path / "dup.ssp", {"SystemStructure.ssd": SIMPLE,
+                                                zipfile.ZipInfo("SystemStructure.ssd"): SIMPLE})
+    structure, _ = load(path)
+    assert structure.name
+    assert f"{path}: warning: 1 entry appears twice with the same content " \
+           f"('SystemStructure.ssd'); each is used once" in caplog.text
+    folder = extract(path, tmp_path / "out")
+    assert (folder / "SystemStructure.ssd").read_text() == SIMPLE
 
 
 def test_compression_bomb_is_refused_while_streaming(tmp_path):

@@ -27,7 +27,7 @@ DESCRIPTION = {
     "units": {"mm": {"m": 1, "factor": 1e-3}, "m": {"m": 1}},
     "connectors": {"ref": "input Real m"},
     "components": {
-        "Plant": {"source": "resources/Plant.fmu", "step_size_hint": 5e-4,
+        "Plant": {"source": "resources/Plant.fmu", "step_size_hint": 2e-3,
                   "connectors": {"y": "output Real mm", "u": "input Real", "k": "parameter Real"},
                   "parameters": {"k": 2.0, "n": ("Integer", 3), "on": True, "label": "x<&>"}},
         "Ctrl": {"source": "resources/Ctrl.fmu",

@@ -48,3 +48,28 @@ def test_the_timeout_must_be_positive(built):
     with pytest.raises(PlanError) as caught:
         api.run(built["Lag"], timeout=0)
     assert str(caught.value) == "timeout 0 s is not positive"
+
+
+def test_a_long_model_exchange_step_stops_between_integrator_steps(built):
+    # one communication step over 1e6 s of a stiff oscillator: the driver checks the deadline
+    # after each of its integrator steps (it would take hours to finish the step)
+    with pytest.raises(RunTimeout) as caught:
+        api.run(built["VanDerPol"], interface="me", isolate=False, stop_time=1e6,
+                step_size=1e6, timeout=0.3)
+    assert list(caught.value.result.values["time"]) == [0.0]
+
+
+def test_a_hanging_in_process_fmu_ends_the_command_with_its_rows(tmp_path, built):
+    # an in-process call cannot be interrupted: the command writes the rows it has and exits
+    import subprocess
+    import sys
+
+    output = tmp_path / "hang.csv"
+    done = subprocess.run([sys.executable, "-m", "cosim", "run", str(built["Hang"]),
+                           "--no-isolate", "--timeout", "0.5", "-o", str(output), "--quiet"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == ("Hang.fmu: error: timeout of 0.5 s (wall clock) reached while an "
+                           "FMU loaded into this process (not isolated) did not return from a "
+                           "call; the results up to t=1 are kept\n")
+    check_rows_up_to_1(csv_table(output), "Hang.y")

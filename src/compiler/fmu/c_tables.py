@@ -115,18 +115,21 @@ def _jacobian_csc(interface: ModelInterface, n: int) -> tuple[list[int], list[in
 
 def model_info(interface: ModelInterface, layout: Layout) -> str:
     lines = [HEADER.format(name=interface.name), "#include <math.h>", "", '#include "model.h"', ""]
-    rows = ['{"time", TypeFloat64, 0, CausalityIndependent, VariabilityContinuous, InitialNone}']
+    rows = ['{"time", TypeFloat64, 0, CausalityIndependent, VariabilityContinuous, InitialNone, 1}']
     seen: set[int] = set()
     for variable in layout.variables:
         vr = layout.value_reference[variable.name]
         if vr in seen:
             continue
         seen.add(vr)
-        slot = layout.slot[variable.name]
+        group = layout.array_of(variable.name)
+        slot = layout.slot[group.elements[0] if group else variable.name]  # an array: its first
+        name, count = (group.name, len(group.elements)) if group else (variable.name, 1)
+        variability = group.variability if group else variable.variability
         rows.append(
-            f"{{{c_string(variable.name)}, Type{variable.type}, {C_ACCESSORS[variable.type]}_{slot.c_name}, "
-            f"{CAUSALITY[variable.causality]}, {VARIABILITY[variable.variability]}, "
-            f"{INITIAL[effective_initial(variable)]}}}"
+            f"{{{c_string(name)}, Type{variable.type}, {C_ACCESSORS[variable.type]}_{slot.c_name}, "
+            f"{CAUSALITY[variable.causality]}, {VARIABILITY[variability]}, "
+            f"{INITIAL[effective_initial(variable)]}, {count}}}"
         )
     lines += _table("VariableInfo", "MODEL_VARIABLES", "N_VALUE_REFERENCES", rows)
     starts = _start_values(interface, layout)

@@ -86,6 +86,9 @@ class ModelInterface:
     dependencies : tuple of (str, tuple of str)
         For outputs and derivatives: the states and inputs they depend on. Unknowns not
         listed depend on everything.
+    arrays : tuple of ArrayVariable
+        Element variables (``u[1]``, ``u[2]``) the FMU shows as one FMI 3.0 array variable
+        (``--fmi-arrays``; compiler.fmu.arrays).
     """
 
     name: str
@@ -99,6 +102,7 @@ class ModelInterface:
     description: str = ""
     experiment: Experiment | None = None
     default_tolerance: float = 1e-6
+    arrays: tuple = ()  # compiler.fmu.arrays.ArrayVariable: element variables shown as one
 
 
 def default_initial(variable: Variable) -> Initial | None:

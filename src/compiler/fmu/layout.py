@@ -1,8 +1,10 @@
 """Where each variable lives: its value reference and its slot in the runtime's typed arrays.
 
 vr 0 is time; exposed variables get 1, 2, ... in declaration order, each alias the value
-reference of the variable it aliases. Slots are numbered per type: exposed variables first,
-then the event-indicator variables the packager adds, then hidden storage.
+reference of the variable it aliases; the elements of an FMI 3.0 array variable (interface
+``arrays``) share one value reference and have consecutive slots, row-major. Slots are
+numbered per type: exposed variables first, then the event-indicator variables the packager
+adds, then hidden storage.
 """
 from __future__ import annotations
 
@@ -34,6 +36,11 @@ class Layout:
     count: dict[str, int]                    # slots per type
     states: tuple[tuple[Variable, Variable], ...]
     indicator_variables: tuple[Variable, ...]
+    arrays: dict = None                      # element name -> its ArrayVariable
+
+    def array_of(self, name: str):
+        """The ArrayVariable ``name`` is an element of, or None."""
+        return (self.arrays or {}).get(name)
 
     @property
     def n_value_references(self) -> int:
@@ -62,13 +69,17 @@ def layout(interface: ModelInterface) -> Layout:
         slots.append(created)
         return created
 
+    by_name = {v.name: v for v in variables}
+    group_of = {name: group for group in interface.arrays for name in group.elements}
     next_vr = 1
     for variable in variables:
-        if variable.alias_of:
+        if variable.alias_of or variable.name in value_reference:
             continue
-        value_reference[variable.name] = next_vr
+        group = group_of.get(variable.name)
+        for name in group.elements if group else (variable.name,):
+            value_reference[name] = next_vr
+            slot[name] = new_slot(by_name[name].type, c_name_of(by_name[name]), name)
         next_vr += 1
-        slot[variable.name] = new_slot(variable.type, c_name_of(variable), variable.name)
     for variable in variables:
         if variable.alias_of:
             value_reference[variable.name] = value_reference[variable.alias_of]
@@ -76,4 +87,6 @@ def layout(interface: ModelInterface) -> Layout:
     hidden_slot = {h.c_name: new_slot(h.type, h.c_name, f"{h.c_name} (hidden)") for h in interface.hidden}
     order = {type_: k for k, type_ in enumerate(TYPES)}
     ordered = tuple(sorted(slots, key=lambda s: (order[s.type], s.index)))
-    return Layout(variables, value_reference, slot, hidden_slot, ordered, count, states(interface), indicators)
+    arrays = {name: group for group in interface.arrays for name in group.elements}
+    return Layout(variables, value_reference, slot, hidden_slot, ordered, count, states(interface), indicators,
+                  arrays)

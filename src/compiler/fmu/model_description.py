@@ -71,6 +71,19 @@ def _variable_element(variable: Variable, layout: Layout) -> etree._Element:
     return element
 
 
+def _as_array(element: etree._Element, group, interface: ModelInterface) -> None:
+    """The element of an array's first scalar made the FMI 3.0 array variable."""
+    if group is None:
+        return
+    element.set("name", group.name)
+    element.set("variability", group.variability)
+    by_name = {v.name: v for v in interface.variables}
+    if "start" in element.attrib:
+        element.set("start", " ".join(_start_text(by_name[name]) for name in group.elements))
+    for size in group.shape:
+        etree.SubElement(element, "Dimension", start=str(size))
+
+
 def _unit_definitions(interface: ModelInterface) -> etree._Element | None:
     units = sorted({v.unit for v in interface.variables if v.unit})
     if not units:
@@ -105,9 +118,18 @@ class _Dependencies:
 
     def of(self, name: str, state_index: int | None) -> str | None:
         """Space-separated value references `name` depends on, or None for 'everything'."""
+        group = self.layout.array_of(name)
+        if group is None:
+            return self._scalar(name, state_index)
+        found = [self._scalar(element, state_index) for element in group.elements]
+        if None in found:  # an array depends on what any of its elements does
+            return None
+        return " ".join(sorted({r for text in found for r in text.split()}, key=int))
+
+    def _scalar(self, name: str, state_index: int | None) -> str | None:
         vr = self.layout.value_reference
         if name in self.listed:
-            return " ".join(str(vr[n]) for n in self.listed[name])
+            return " ".join(sorted({str(vr[n]) for n in self.listed[name]}, key=int))
         if state_index is None or self.has_inputs:
             return None
         columns = sorted(self.columns.get(state_index, ()))
@@ -183,10 +205,12 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
     for variable in layout.variables:
         if variable.alias_of:
             aliases.setdefault(variable.alias_of, []).append(variable)
+    grouped = {name for group in interface.arrays for name in group.elements[1:]}
     for variable in layout.variables:
-        if variable.alias_of:
+        if variable.alias_of or variable.name in grouped:
             continue
         element = _variable_element(variable, layout)
+        _as_array(element, layout.array_of(variable.name), interface)  # its first element
         for alias in aliases.get(variable.name, ()):
             # FMI 3.0: an alias is another name of the same variable, an <Alias> child
             attributes = {"name": fmi_name(alias.name)}

@@ -33,6 +33,7 @@ def flatten_python(target, model: str | None = None, libs=(), environ=None):
 
 
 def compile_python(target, model: str | None = None, libs=(), output=None,
-                   environ=None) -> Path:
+                   environ=None, fmi_arrays: bool = False) -> Path:
     """The FMU of a Python model, written to ``output`` as ``compiler.compile_fmu`` does."""
-    return fmu_from_flat(flatten_python(target, model, libs, environ), output, environ)
+    return fmu_from_flat(flatten_python(target, model, libs, environ), output, environ,
+                         fmi_arrays)

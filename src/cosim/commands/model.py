@@ -41,6 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compile_.add_argument("-o", "--output", metavar="OUT.fmu",
                           help="the FMU to write, or a folder (existing, or ending in /) "
                                "for <modelIdentifier>.fmu (default: the current folder)")
+    compile_.add_argument("--fmi-arrays", action="store_true",
+                          help="show arrays among the inputs, outputs and parameters as FMI 3.0 "
+                               "array variables (default: one scalar variable per element)")
     compile_.set_defaults(handler=_compile)
 
 
@@ -87,5 +90,5 @@ def _flatten(args: argparse.Namespace) -> int:
 def _compile(args: argparse.Namespace) -> int:
     from compiler.compile import fmu_from_flat
 
-    print(fmu_from_flat(_flat(args), output=args.output))
+    print(fmu_from_flat(_flat(args), output=args.output, fmi_arrays=args.fmi_arrays))
     return 0

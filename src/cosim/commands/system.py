@@ -29,7 +29,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run.add_argument("--param", action="append", default=[], metavar="COMP.VAR=VALUE",
                      help="set a parameter before initialization; repeatable")
     run.add_argument("--record", action="append", default=[], metavar="COMP.VAR",
-                     help="also record this variable; repeatable")
+                     help="also record this variable (or one element, COMP.VAR[i,j]); "
+                          "repeatable")
+    run.add_argument("--input", metavar="IN.csv",
+                     help="input values over time: time,<COMP.VAR or VAR>,...; continuous "
+                          "Float inputs interpolated linearly, the others held (events at "
+                          "their changes)")
+    run.add_argument("--interface", choices=("cs", "me", "se"),
+                     help="the FMU interface where the SSD does not choose one: "
+                          "Co-Simulation, Model Exchange (cosim's Radau IIA) or Scheduled "
+                          "Execution (default: the first the FMU offers, in that order)")
+    run.add_argument("--no-event-rows", dest="event_rows", action="store_false",
+                     help="one row per communication point (default: also a row just before "
+                          "and after each event inside a step)")
     isolation = run.add_mutually_exclusive_group()
     isolation.add_argument("--isolate", dest="isolate", action="store_true", default=None,
                            help="host every FMU in a worker process of its own (default: only "
@@ -129,7 +141,9 @@ def _run(args: argparse.Namespace) -> int:
                      progress=not args.quiet, isolate=args.isolate,
                      allow_nonfinite=args.allow_nonfinite, timeout=args.timeout,
                      model=args.model, libs=args.lib,
-                     plot=args.plot, signals=signal_list(args.signals))
+                     plot=args.plot, signals=signal_list(args.signals),
+                     interface=args.interface, event_rows=args.event_rows, input=args.input,
+                     _stuck_exit=True)
     if not args.quiet:
         print(result.summary())
     return 0

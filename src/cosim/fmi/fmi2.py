@@ -10,7 +10,7 @@ from cosim.fmi.instance import FmuInstance
 from cosim.fmi.signatures import FMI2_VALUE_TYPES, Fmi2CallbackFunctions, Fmi2Logger
 
 # exchange type -> FMI 2.0 type of the Get/Set functions
-FMI2_TYPE_OF = {"Float64": "Real", "Int32": "Integer", "Boolean": "Boolean"}
+FMI2_TYPE_OF = {"Float64": "Real", "Int32": "Integer", "Boolean": "Boolean", "String": "String"}
 _LIBC = ctypes.CDLL(None)
 
 
@@ -20,7 +20,8 @@ class Fmi2Instance(FmuInstance):
              "get_state": "fmi2GetFMUstate", "set_state": "fmi2SetFMUstate",
              "free_state": "fmi2FreeFMUstate"}
 
-    def instantiate(self, visible: bool = False, logging_on: bool = False) -> None:
+    def instantiate(self, visible: bool = False, logging_on: bool = False,
+                    event_mode: bool = False) -> None:
         def logger(_environment, _name, status, category, message):
             self.log.record(status, category, message)
 

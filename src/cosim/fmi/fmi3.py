@@ -2,11 +2,21 @@
 from __future__ import annotations
 
 import ctypes
-from ctypes import byref, c_bool, c_char_p, c_double
+from ctypes import byref, c_bool, c_char_p, c_double, c_size_t, c_void_p
 
 from cosim.fmi.errors import FmiCallError
 from cosim.fmi.instance import FmuInstance
-from cosim.fmi.signatures import FMI3_VALUE_TYPES, Fmi3LogMessage
+from cosim.fmi.signatures import FMI3_VALUE_TYPES, Fmi3ClockUpdate, Fmi3LogMessage
+
+
+def clock_update_address() -> int:
+    """The clockUpdate callback of Scheduled Execution (the master asks for the countdown
+    intervals after each activation, so it does nothing)."""
+    from cosim.native import native
+
+    module = native()
+    return int(module.ffi.cast("uintptr_t", module.ffi.addressof(module.lib,
+                                                                  "cosim_clock_update")))
 
 
 class Fmi3Instance(FmuInstance):
@@ -15,19 +25,27 @@ class Fmi3Instance(FmuInstance):
              "get_state": "fmi3GetFMUState", "set_state": "fmi3SetFMUState",
              "free_state": "fmi3FreeFMUState"}
 
-    def instantiate(self, visible: bool = False, logging_on: bool = False) -> None:
+    def instantiate(self, visible: bool = False, logging_on: bool = False,
+                    event_mode: bool = False) -> None:
+        """``event_mode``: Co-Simulation with Event Mode and early return (events inside
+        a step are handled by the master)."""
         def log_message(_environment, status, category, message):
             self.log.record(status, category, message)
 
         self._log_callback = Fmi3LogMessage(log_message)  # kept alive with the instance
-        interface = self.info.co_simulation if self.kind == "CS" else self.info.model_exchange
+        interface = self.info.interface(self.kind)
         resources = str((self.folder / "resources").resolve()) + "/"
         name, token = self.name.encode(), self.info.token.encode()
-        if self.kind == "CS":
+        if self.kind == "SE":
+            function = "fmi3InstantiateScheduledExecution"
+            self.handle = self.library.function(function)(
+                name, token, resources.encode(), visible, logging_on, None, self._log_callback,
+                Fmi3ClockUpdate(clock_update_address()), None, None)
+        elif self.kind == "CS":
             function = "fmi3InstantiateCoSimulation"
             self.handle = self.library.function(function)(
-                name, token, resources.encode(), visible, logging_on, False, False, None, 0,
-                None, self._log_callback, None)
+                name, token, resources.encode(), visible, logging_on, event_mode, event_mode,
+                None, 0, None, self._log_callback, None)
         else:
             function = "fmi3InstantiateModelExchange"
             self.handle = self.library.function(function)(
@@ -45,17 +63,30 @@ class Fmi3Instance(FmuInstance):
     def exit_initialization(self) -> None:
         self.call("fmi3ExitInitializationMode")
 
-    def get(self, type_name: str, references) -> list:
+    def get(self, type_name: str, references, n_values: int | None = None) -> list:
         ctype = FMI3_VALUE_TYPES[type_name]
-        vrs, values = self.buffers(ctype, references)
-        self.call(f"fmi3Get{type_name}", vrs, len(references), values, len(references))
-        return values[:len(references)]
+        n = len(references) if n_values is None else n_values
+        vrs, values = self.buffers(ctype, references, n)
+        self.call(f"fmi3Get{type_name}", vrs, len(references), values, n)
+        return values[:n]
 
     def set(self, type_name: str, references, values) -> None:
+        """``values``: one per reference, or every element of array variables."""
+        if type_name == "Binary":
+            return self.set_binaries(references, values)
         ctype = FMI3_VALUE_TYPES[type_name]
-        vrs, buffer = self.buffers(ctype, references)
-        buffer[:len(references)] = list(values)
-        self.call(f"fmi3Set{type_name}", vrs, len(references), buffer, len(references))
+        values = list(values)
+        vrs, buffer = self.buffers(ctype, references, len(values))
+        buffer[:len(values)] = values
+        self.call(f"fmi3Set{type_name}", vrs, len(references), buffer, len(values))
+
+    def set_binaries(self, references, values) -> None:
+        values = [bytes(v) for v in values]
+        vrs, buffer = self.buffers(c_void_p, references, len(values))
+        sizes = (c_size_t * max(len(values), 1))(*[len(v) for v in values])
+        keep = [ctypes.create_string_buffer(v, len(v) or 1) for v in values]
+        buffer[:len(values)] = [ctypes.cast(k, c_void_p) for k in keep]
+        self.call("fmi3SetBinary", vrs, len(references), sizes, buffer, len(values))
 
     def get_strings(self, references) -> list[str]:
         vrs, values = self.buffers(c_char_p, references)
@@ -63,9 +94,10 @@ class Fmi3Instance(FmuInstance):
         return [(v or b"").decode() for v in values[:len(references)]]
 
     def set_strings(self, references, values) -> None:
-        vrs, buffer = self.buffers(c_char_p, references)
-        buffer[:len(references)] = [v.encode() for v in values]
-        self.call("fmi3SetString", vrs, len(references), buffer, len(references))
+        values = list(values)
+        vrs, buffer = self.buffers(c_char_p, references, len(values))
+        buffer[:len(values)] = [v.encode() for v in values]
+        self.call("fmi3SetString", vrs, len(references), buffer, len(values))
 
     def do_step(self, t: float, h: float) -> bool:
         """One communication step; returns True when the FMU asks to terminate."""

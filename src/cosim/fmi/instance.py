@@ -76,13 +76,14 @@ class FmuInstance:
         return self._check(function, self.library.function(function)(self.handle, *args))
 
     # --- buffers -----------------------------------------------------------------------------
-    def buffers(self, ctype, references) -> tuple:
-        """Reused ctypes arrays of value references and values for ``references``."""
-        key = (ctype, tuple(references))
+    def buffers(self, ctype, references, n_values: int | None = None) -> tuple:
+        """Reused ctypes arrays of value references and ``n_values`` values (one per
+        reference unless arrays make it more)."""
+        n = len(references) if n_values is None else n_values
+        key = (ctype, tuple(references), n)
         found = self._buffers.get(key)
         if found is None:
-            n = len(references)
-            found = ((self.vr_type * n)(*references), (ctype * max(n, 1))())
+            found = ((self.vr_type * len(references))(*references), (ctype * max(n, 1))())
             self._buffers[key] = found
         return found
 

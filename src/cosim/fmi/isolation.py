@@ -22,8 +22,12 @@ from cosim.fmi.signatures import TABLES
 from cosim.native import native, worker_executable
 
 # Instantiate functions take the host first (the proxy's handle is the host itself).
-INSTANTIATE = {"fmi3InstantiateCoSimulation", "fmi3InstantiateModelExchange", "fmi2Instantiate"}
+INSTANTIATE = {"fmi3InstantiateCoSimulation", "fmi3InstantiateModelExchange",
+               "fmi3InstantiateScheduledExecution", "fmi2Instantiate"}
 ERROR_BYTES = 1024
+# Seconds each side of the channel spins for the other before it sleeps (tools/bench_isolation.py
+# measures what it buys): 0 sleeps at once, which is best when the cores are shared.
+SPIN_SECONDS = 0.0
 
 
 class FmuCrashError(CosimError):
@@ -95,6 +99,7 @@ class IsolatedLibrary(FmuLibrary):
         if host == self._ffi.NULL:
             raise FmuError(self._ffi.string(error).decode("utf-8", "replace"), str(path))
         self.host = host
+        self._lib.cosim_host_set_spin(host, SPIN_SECONDS)
         self._stopper = weakref.finalize(self, _stop, self._lib, host)
         self.missing: list[str] = []
         self._addresses: dict[str, int] = {}

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from cosim.fmi.description import ModelInfo, read_model_info
+from cosim.fmi.description import INTERFACE_NAMES, ModelInfo, read_model_info
 from cosim.fmi.errors import FmuError
 from cosim.fmi.fmi2 import Fmi2Instance
 from cosim.fmi.fmi3 import Fmi3Instance
@@ -30,10 +30,9 @@ class LoadedFmu:
         return _library(path, self.info.major)
 
     def interface(self, kind: str):
-        interface = self.info.co_simulation if kind == "CS" else self.info.model_exchange
+        interface = self.info.interface(kind)
         if interface is None:
-            name = "Co-Simulation" if kind == "CS" else "Model Exchange"
-            raise FmuError(f"the FMU has no {name} interface", self.source)
+            raise FmuError(f"the FMU has no {INTERFACE_NAMES[kind]} interface", self.source)
         return interface
 
 
@@ -64,7 +63,7 @@ def open_fmu(path: str | os.PathLike, workdir: str | os.PathLike, name: str | No
         raise FmuError("no such FMU", str(path))
     with _located(folder, str(path)):
         info = read_model_info(folder)
-        for interface in (info.co_simulation, info.model_exchange):
+        for interface in (info.co_simulation, info.model_exchange, info.scheduled_execution):
             if interface is not None:
                 binary_path(folder, info.major, interface.model_identifier)
     return LoadedFmu(str(path), folder, info)
@@ -88,7 +87,7 @@ def _located(folder: Path, source: str):
 
 def instantiate(fmu: LoadedFmu, instance_name: str, kind: str = "CS",
                 logging_on: bool = False, isolate: bool = False,
-                deadline: float | None = None) -> FmuInstance:
+                deadline: float | None = None, event_mode: bool = False) -> FmuInstance:
     """A new instance of ``fmu`` through its ``kind`` interface (``"CS"`` or ``"ME"``).
 
     With ``isolate`` the instance lives in a worker process of its own (``isolation.py``);
@@ -107,7 +106,7 @@ def instantiate(fmu: LoadedFmu, instance_name: str, kind: str = "CS",
     cls = Fmi3Instance if fmu.info.major == 3 else Fmi2Instance
     instance = cls(library, fmu.info, fmu.folder, instance_name, kind)
     try:
-        instance.instantiate(logging_on=logging_on)
+        instance.instantiate(logging_on=logging_on, event_mode=event_mode)
     except BaseException:
         library.release()
         raise

@@ -20,6 +20,7 @@ BoolOut = POINTER(c_bool)
 
 Fmi3LogMessage = CFUNCTYPE(None, c_void_p, c_int, c_char_p, c_char_p)
 Fmi3IntermediateUpdate = c_void_p  # not used: we never ask for intermediate updates
+Fmi3ClockUpdate = CFUNCTYPE(None, c_void_p)  # Scheduled Execution: a countdown clock ticks
 
 # FMI 3.0 value types: C type of one value, in the order of the exchange type codes (types.py).
 FMI3_VALUE_TYPES = {
@@ -55,6 +56,17 @@ FMI3 = {
     **_accessors("fmi3", FMI3_VALUE_TYPES),
     "fmi3GetString": (Status, [Instance, Vrs, Size, POINTER(c_char_p), Size]),
     "fmi3SetString": (Status, [Instance, Vrs, Size, POINTER(c_char_p), Size]),
+    "fmi3GetBinary": (Status, [Instance, Vrs, Size, POINTER(c_size_t), POINTER(c_void_p), Size]),
+    "fmi3SetBinary": (Status, [Instance, Vrs, Size, POINTER(c_size_t), POINTER(c_void_p), Size]),
+    "fmi3GetClock": (Status, [Instance, Vrs, Size, POINTER(c_bool)]),
+    "fmi3SetClock": (Status, [Instance, Vrs, Size, POINTER(c_bool)]),
+    "fmi3GetIntervalDecimal": (Status, [Instance, Vrs, Size, POINTER(c_double),
+                                        POINTER(c_int)]),
+    "fmi3GetShiftDecimal": (Status, [Instance, Vrs, Size, POINTER(c_double)]),
+    "fmi3ActivateModelPartition": (Status, [Instance, c_uint32, c_double]),
+    "fmi3InstantiateScheduledExecution": (Instance, [c_char_p, c_char_p, c_char_p, Bool, Bool,
+                                                     c_void_p, Fmi3LogMessage, Fmi3ClockUpdate,
+                                                     c_void_p, c_void_p]),
     "fmi3GetFMUState": (Status, [Instance, POINTER(c_void_p)]),
     "fmi3SetFMUState": (Status, [Instance, c_void_p]),
     "fmi3FreeFMUState": (Status, [Instance, POINTER(c_void_p)]),
@@ -139,6 +151,8 @@ FMI2 = {
     "fmi2GetContinuousStates": (Status, [Component, POINTER(c_double), c_size_t]),
     "fmi2GetNominalsOfContinuousStates": (Status, [Component, POINTER(c_double), c_size_t]),
     "fmi2DoStep": (Status, [Component, c_double, c_double, Fmi2Bool]),
+    "fmi2GetBooleanStatus": (Status, [Component, c_int, POINTER(c_int)]),
+    "fmi2GetRealStatus": (Status, [Component, c_int, POINTER(c_double)]),
 }
 
 TABLES = {"3": FMI3, "2": FMI2}

@@ -66,11 +66,14 @@ def loop_failure(status: int, loop, live) -> CosimError:
         names = ", ".join(live[k].planned.path for k in members)
         return CosimError(f"algebraic loop through {names} did not converge in "
                           f"{m.max_iterations} iterations", f"t = {m.error_time:.17g}")
-    return call_failure(component, status, function, m.error_time, loop.plan)
+    return call_failure(component, status, function, m.error_time, loop.plan,
+                        m.components[m.error_component].reached)
 
 
-def call_failure(component, status: int, function: str, time: float, plan) -> CosimError:
-    """An FMU call that returned ``status``: a crash or hang of its worker, or the status."""
+def call_failure(component, status: int, function: str, time: float, plan,
+                 reached: float | None = None) -> CosimError:
+    """An FMU call that returned ``status``: a crash or hang of its worker, or the status;
+    ``reached``: where a Model Exchange driver in a worker stopped."""
     instance = component.instance
     message = instance.log.message_for(status)
     crash = instance.library.failure(component.planned.path, function, time, message,
@@ -79,7 +82,7 @@ def call_failure(component, status: int, function: str, time: float, plan) -> Co
         return timeout_error(plan, time, crash.message)
     if crash is not None:
         return crash
-    if component.driver is not None and "driver" in function:
-        return driver_error(component, status, function)
+    if (component.driver is not None or component.remote) and "driver" in function:
+        return driver_error(component, status, function, reached)
     return FmiCallError(instance.library.failed_function() or function, status,
                         component.planned.path, time, message)

@@ -18,7 +18,10 @@ from cosim.master.failures import loop_failure, timeout_error, warn_nonfinite
 from cosim.master.native_tables import NativeLoop
 from cosim.master.plan import Plan, Settings, build_plan
 from cosim.master.target import load_target
-from cosim.results import as_structured, open_writer
+from cosim.master.rows import RowDecoder
+from cosim.master.watchdog import Watchdog
+from cosim.native import native, worker_executable
+from cosim.results import open_writer
 
 LOGGER = logging.getLogger("cosim.master")
 MASTER_OK, MASTER_TERMINATED, MASTER_TIMEOUT = 0, 100, 103
@@ -77,19 +80,40 @@ class _Progress:
             self.bar.close()
 
 
-def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) -> str | None:
+class _Rows:
+    """Rows as they come from the C loop: decoded, written to the result file, kept."""
+
+    def __init__(self, plan: Plan, writer):
+        self.decoder = RowDecoder.of_plan(plan)
+        self.writer = writer
+        self.kept: list[np.ndarray] = []
+        self.steps = 0  # communication steps done
+
+    def add(self, loop: NativeLoop, raw: np.ndarray, texts: list | None = None) -> None:
+        if not len(raw):
+            return
+        block = self.decoder.decode(raw, loop.new_texts() if texts is None else texts)
+        self.kept.append(block)
+        if self.writer is not None:
+            self.writer.write(block)
+
+    def table(self) -> np.ndarray:
+        return np.concatenate(self.kept) if self.kept else self.decoder.empty()
+
+    def last_time(self) -> float | None:
+        return float(self.kept[-1]["time"][-1]) if self.kept else None
+
+
+def _step_all(plan: Plan, loop: NativeLoop, live, rows: _Rows, progress) -> str | None:
     """Every communication step; returns the component that asked to terminate, if any."""
     k, chunk = 0, FIRST_CHUNK
-    rows = np.empty((MAX_CHUNK, loop.row_width))
     while k < plan.n_steps:
         k_end = min(k + chunk, plan.n_steps)
         began = time.perf_counter()
-        status, done = loop.steps(k, k_end, rows)
+        status, done, raw = loop.steps(k, k_end)
         elapsed = time.perf_counter() - began
-        block = rows[:done].copy()
-        kept.append(block)
-        if writer is not None:
-            writer.write(block)
+        rows.add(loop, raw)
+        rows.steps += done
         progress.update(done)
         k += done
         if status == MASTER_TERMINATED:
@@ -103,16 +127,23 @@ def _step_all(plan: Plan, loop: NativeLoop, live, writer, kept: list, progress) 
     return None
 
 
-def _start(plan: Plan, fmus, deadline: float | None, live: list, start) -> NativeLoop:
-    """Bring the components up with ``start`` (into ``live``); the loop, ready to step."""
+def _start(plan: Plan, fmus, deadline: float | None, live: list, start, held: list
+           ) -> NativeLoop:
+    """Bring the components up with ``start`` (into ``live``); the loop, ready to step (also
+    put into ``held``)."""
     live.extend(start(plan, fmus, deadline))
     loop = NativeLoop(plan, live)
+    held.append(loop)
     loop.set_deadline(deadline)
     status = loop.initialize()
     if status <= 1:
-        finish_init(plan, live)
+        finish_init(plan, live, loop.schedules)
         loop.attach_drivers(live)
+        status = loop.start_clocks()
+    if status <= 1:
         status = loop.read_all()
+    if status <= 1:
+        status = loop.go_lone(live)
     if status > 1:
         raise loop_failure(status, loop, live)
     if deadline is not None and time.monotonic() >= deadline:
@@ -120,14 +151,39 @@ def _start(plan: Plan, fmus, deadline: float | None, live: list, start) -> Nativ
     return loop
 
 
+def _watchdog(plan: Plan, deadline, held: list, rows: _Rows, writer) -> Watchdog | None:
+    """For the command line's timeout: ends the process when an in-process call is stuck."""
+    if deadline is None or not plan.stuck_exit or all(c.isolated for c in plan.components):
+        return None
+
+    def flush() -> None:
+        if held:
+            raw, texts = held[0].held_rows()
+            rows.add(held[0], raw, texts)
+        if writer is not None:
+            writer.close()
+
+    def message() -> str:
+        last = rows.last_time()
+        kept = f"the results up to t={last:.15g} are kept" if last is not None else \
+            "no results were computed"
+        return (f"{plan.location}: error: timeout of {plan.timeout:g} s (wall clock) reached "
+                f"while an FMU loaded into this process (not isolated) did not return from a "
+                f"call; {kept}")
+
+    return Watchdog(deadline, message, flush).start()
+
+
 def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | None = None,
               start=start_components, close=close_components) -> RunResult:
     """Run ``plan``; a failure keeps the rows so far (on disk, and as the error's ``result``).
     ``start``/``close``: how the components come up and go (a Session keeps them)."""
-    columns = tuple(name for name, _ in plan.columns)
+    columns = tuple(column.name for column in plan.columns)
     units = plan.units
-    writer = open_writer(output, columns, units) if output is not None else None
-    kept: list[np.ndarray] = []
+    texts = tuple(c.name for c in plan.columns
+                  if plan.signals[c.signal].variable.exchange in ("String", "Binary"))
+    writer = open_writer(output, columns, units, texts) if output is not None else None
+    rows = _Rows(plan, writer)
     live: list = []
     loop = None
     progress = _Progress(plan, progress_enabled)
@@ -135,37 +191,39 @@ def _run_plan(plan: Plan, fmus, output, progress_enabled: bool, began: float | N
     deadline = time.monotonic() + plan.timeout - (time.perf_counter() - began) \
         if plan.timeout is not None else None
     terminated_by = None
+    held: list[NativeLoop] = []  # the loop, for the watchdog
+    watchdog = _watchdog(plan, deadline, held, rows, writer)
     try:
-        loop = _start(plan, fmus, deadline, live, start)
-        first = loop.record(plan.start_time)[None, :]
-        kept.append(first)
-        if writer is not None:
-            writer.write(first)
-        terminated_by = _step_all(plan, loop, live, writer, kept, progress)
+        loop = _start(plan, fmus, deadline, live, start, held)
+        rows.add(loop, loop.record(plan.start_time))
+        terminated_by = _step_all(plan, loop, live, rows, progress)
     except CosimError as error:
-        error.result = _result(kept, columns, plan, began, output, None, units)
+        error.result = _result(rows, columns, plan, began, output, None, units)
         raise
     finally:
+        if watchdog is not None:
+            watchdog.stop()
         progress.close()
         if writer is not None:
             writer.close()
         if loop is not None:
             loop.free_saved_states(live)
         close(live)
+        if loop is not None:
+            loop.release()
     if terminated_by:
         LOGGER.info("%s asked to terminate the run", terminated_by)
     if loop is not None and loop.m.warnings:
         LOGGER.warning("%d FMU calls returned Warning", loop.m.warnings)
     if loop is not None:
         warn_nonfinite(loop, live)
-    return _result(kept, columns, plan, began, output, terminated_by, units)
+    return _result(rows, columns, plan, began, output, terminated_by, units)
 
 
-def _result(kept, columns, plan: Plan, began: float, output, terminated_by, units
+def _result(rows: _Rows, columns, plan: Plan, began: float, output, terminated_by, units
             ) -> RunResult:
-    rows = np.concatenate(kept) if kept else np.empty((0, 1 + len(columns)))
-    return RunResult(as_structured(rows, columns), columns, max(len(rows) - 1, 0),
-                     plan.step_size, time.perf_counter() - began,
+    return RunResult(rows.table(), columns, rows.steps, plan.step_size,
+                     time.perf_counter() - began,
                      str(output) if output is not None else None, terminated_by, units)
 
 
@@ -177,6 +235,7 @@ def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = 
     ``model`` and ``libs`` choose the class and libraries of a ``.mo`` target. A failed run
     raises a ``CosimError`` whose ``result`` holds the rows computed before.
     """
+    native(), worker_executable()  # built once per version of the C: not part of a run's time
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cosim-run-") as work:
         structure, location, fmus = load_target(path, variant, work, model=model, libs=libs)

@@ -47,7 +47,7 @@ class Session:
     @property
     def columns(self) -> tuple[str, ...]:
         """The result columns of every run (``time`` aside)."""
-        return tuple(name for name, _ in self.plan.columns)
+        return tuple(column.name for column in self.plan.columns)
 
     def check(self, parameters: Mapping[str, object]) -> Plan:
         """The plan of a run with ``parameters``; ``PlanError`` for a name or value that

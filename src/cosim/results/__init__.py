@@ -6,6 +6,7 @@ columns)`` turns rows (time first) into a numpy structured array with named fiel
 """
 from __future__ import annotations
 
+import csv as csv_text  # the module cosim.results.csv takes the name csv here
 import os
 import re
 from pathlib import Path
@@ -20,11 +21,13 @@ WRITERS = {".csv": CsvWriter, ".mat": MatWriter}
 
 
 def open_writer(path: str | os.PathLike, columns: tuple[str, ...],
-                units: tuple[str | None, ...] = ()):
-    """A writer for ``path`` (``.csv`` or ``.mat``); the file is created at once.
+                units: tuple[str | None, ...] = (), texts: tuple[str, ...] = ()):
+    """A writer for ``path`` (``.csv`` or ``.mat``); the file is created at once. It writes
+    structured arrays (fields ``time`` and the columns).
 
     ``units`` (one per column, ``None`` for none) go into a ``.mat`` file's descriptions as
-    Dymola writes them (``[m]``); a CSV file has no place for them.
+    Dymola writes them (``[m]``); a CSV file has no place for them. ``texts`` are the String
+    and Binary columns (a ``.mat`` file leaves them out).
     """
     suffix = Path(path).suffix.lower()
     if suffix not in WRITERS:
@@ -32,7 +35,7 @@ def open_writer(path: str | os.PathLike, columns: tuple[str, ...],
     try:
         if suffix == ".mat":
             descriptions = tuple(f"[{u}]" if u else "" for u in units) if units else None
-            return MatWriter(path, columns, descriptions)
+            return MatWriter(path, columns, descriptions, texts)
         return WRITERS[suffix](path, columns)
     except OSError as error:
         raise CosimError(f"cannot write results: {error.strerror}", str(path)) from None
@@ -70,15 +73,37 @@ def _read_mat(path) -> tuple[np.ndarray, dict[str, str | None]]:
 
 
 def read_csv(path: str | os.PathLike) -> np.ndarray:
-    """A CSV result file (a header ``time,a.y,...``, then numbers) as a structured array."""
+    """A CSV result file (a header ``time,a.y,...``, then one value per column) as a structured
+    array: integer columns as int64 (uint64 beyond its range), other numbers as float64,
+    anything else as text."""
     with open(path, newline="") as file:
-        header = file.readline().strip().split(",")
-        rows = np.loadtxt(file, delimiter=",", ndmin=2)
-    names = tuple(n.strip().strip('"') for n in header)
-    if not names or names[0] != "time" or (len(rows) and rows.shape[1] != len(names)):
+        lines = list(csv_text.reader(file))
+    names = tuple(n.strip() for n in lines[0]) if lines else ()
+    rows = [row for row in lines[1:] if row]
+    if not names or names[0] != "time" or any(len(row) != len(names) for row in rows):
         raise CosimError("not a result table: the header must be time,<columns> with one "
-                         "number per column in each row", str(path))
-    return as_structured(rows.reshape(-1, len(names)), names[1:])
+                         "value per column in each row", str(path))
+    columns = [_typed([row[k] for row in rows]) for k in range(len(names))]
+    if columns[0].dtype.kind not in "fiu":
+        raise CosimError("not a result table: the times are not numbers", str(path))
+    table = np.empty(len(rows), dtype=[("time", "f8")] + [(name, c.dtype) for name, c in
+                                                          zip(names[1:], columns[1:])])
+    for name, column in zip(names, columns):
+        table[name] = column
+    return table
+
+
+def _typed(texts: list[str]) -> np.ndarray:
+    """A column of CSV fields as integers, else floats, else texts."""
+    try:
+        numbers = [int(t) for t in texts]
+        return np.array(numbers, dtype="u8" if numbers and max(numbers) > 2**63 - 1 else "i8")
+    except (ValueError, OverflowError):
+        pass
+    try:
+        return np.array([float(t) for t in texts], dtype="f8")
+    except ValueError:
+        return np.array(texts, dtype=object)
 
 
 def read_results(path: str | os.PathLike) -> tuple[np.ndarray, dict[str, str | None]]:

@@ -5,10 +5,13 @@ Matrices, in order: ``Aclass`` (rows Atrajectory, 1.1, "", binTrans), ``name`` a
 data block, column, interpolation, extrapolation), ``data_1`` (time start/end) and ``data_2``
 (one column of n values per time point). Columns of ``data_2`` are appended as rows arrive;
 its column count and the end time in ``data_1`` are patched after every chunk, so the file
-is complete whenever it is flushed.
+is complete whenever it is flushed. Values are doubles, as Dymola writes them: integers beyond
+2^53 lose digits (a warning says so; CSV keeps them exact) and String and Binary columns are
+left out.
 """
 from __future__ import annotations
 
+import logging
 import os
 import struct
 from pathlib import Path
@@ -16,6 +19,8 @@ from pathlib import Path
 import numpy as np
 
 TEXT, INT32, DOUBLE = 51, 20, 0  # MAT v4 type codes: uint8 text, int32, double
+EXACT_INTEGERS = 2**53  # doubles hold every integer of smaller magnitude
+LOGGER = logging.getLogger("cosim.results")
 
 
 def _header(file, name: str, type_code: int, rows: int, columns: int) -> int:
@@ -40,11 +45,24 @@ def _text(file, name: str, strings: list[str], one_per_column: bool = True) -> N
         file.write(rows.T.tobytes())
 
 
+def _numeric(table: np.ndarray) -> list[str]:
+    return [name for name in table.dtype.names if table.dtype[name].kind != "O"]
+
+
 class MatWriter:
     def __init__(self, path: str | os.PathLike, columns: tuple[str, ...],
-                 descriptions: tuple[str, ...] | None = None):
+                 descriptions: tuple[str, ...] | None = None,
+                 texts: tuple[str, ...] = ()):
+        """``texts``: the String and Binary columns, left out (a .mat file holds numbers)."""
         self.path = Path(path)
         self.file = open(self.path, "wb")
+        if texts:
+            LOGGER.warning("%s: warning: String and Binary columns are not written to a .mat "
+                           "file (%s); use .csv", path, ", ".join(texts))
+        kept = [k for k, name in enumerate(columns) if name not in texts]
+        columns = tuple(columns[k] for k in kept)
+        descriptions = tuple(descriptions[k] for k in kept) if descriptions else None
+        self.inexact_warned = False
         names = ["time", *columns]
         descriptions = ["Time in [s]", *(descriptions or [""] * len(columns))]
         self.width = len(names)
@@ -63,9 +81,13 @@ class MatWriter:
         self.rows = 0
         self.first_time: float | None = None
 
-    def write(self, rows: np.ndarray) -> None:
-        if not len(rows):
+    def write(self, table: np.ndarray) -> None:
+        """Rows of a structured array (fields ``time`` and the columns)."""
+        if not len(table):
             return
+        names = _numeric(table)
+        self._check_exact(table, names)
+        rows = np.column_stack([table[name].astype("<f8") for name in names])
         self.file.write(np.ascontiguousarray(rows, dtype="<f8").tobytes())
         if self.first_time is None:
             self.first_time = float(rows[0, 0])
@@ -77,6 +99,18 @@ class MatWriter:
         self.file.write(struct.pack("<dd", self.first_time, float(rows[-1, 0])))
         self.file.seek(end)
         self.file.flush()
+
+    def _check_exact(self, table: np.ndarray, names: list[str]) -> None:
+        if self.inexact_warned:
+            return
+        for name in names:
+            column = table[name]
+            if column.dtype.kind in "iu" and column.dtype.itemsize == 8 and \
+                    np.any((column > EXACT_INTEGERS) | (column < -EXACT_INTEGERS)):
+                LOGGER.warning("%s: warning: '%s' has integers beyond 2^53, which a .mat file "
+                               "(doubles) does not hold exactly; use .csv", self.path, name)
+                self.inexact_warned = True
+                return
 
     def close(self) -> None:
         self.file.close()

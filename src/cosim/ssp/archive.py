@@ -2,12 +2,15 @@
 
 Input: a path or binary file object. Output: checked ``ZipFile`` objects, member bytes read
 under limits, and extracted folders. Refused with a one-line ``SspError`` naming the archive and
-the entry: names that escape the folder or are absolute, symbolic links, encrypted or duplicate
-entries, too many entries, too much declared size, and entries that decompress beyond their
-declared size or beyond a compression ratio (checked while streaming, not from headers alone).
+the entry: names that escape the folder or are absolute, symbolic links, encrypted entries,
+entries that appear twice with different contents, too many entries, too much declared size,
+and entries that decompress beyond their declared size or beyond a compression ratio (checked
+while streaming, not from headers alone). An entry repeated with the same content (some FMU
+packagers write them) is used once, with a warning.
 """
 from __future__ import annotations
 
+import logging
 import os
 import posixpath
 import shutil
@@ -23,6 +26,7 @@ import zipfile_deflate64  # noqa: F401  (registers Deflate64 decompression with 
 
 from cosim.ssp.errors import refuse
 
+LOGGER = logging.getLogger("cosim.ssp")
 CHUNK = 1 << 16
 # Nested archives are spooled to memory up to this size, to a temporary file beyond it.
 SPOOL_IN_MEMORY = 1 << 26
@@ -84,7 +88,8 @@ def check_entries(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
         raise refuse(f"archive has {len(infos)} entries, more than the limit of "
                      f"{limits.max_entries}", name)
     total = 0
-    seen: set[str] = set()
+    seen: dict[str, zipfile.ZipInfo] = {}
+    repeated: list[str] = []
     for info in infos:
         entry = info.filename
         problem = entry_problem(entry)
@@ -92,16 +97,53 @@ def check_entries(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
             problem = "is a symbolic link"
         if problem is None and info.flag_bits & 0x1:
             problem = "is encrypted"
-        key = posixpath.normpath(entry.replace("\\", "/"))
-        if problem is None and key in seen:
-            problem = "appears twice"
         if problem:
             raise refuse(f"entry '{entry}' {problem}", name)
-        seen.add(key)
+        first = seen.setdefault(_key(entry), info)
+        if first is not info:
+            _check_repeated(archive, first, info, name, limits)
+            repeated.append(entry)
+            continue
         total += info.file_size
         if total > limits.max_total_size:
             raise refuse(f"entry '{entry}': archive expands to more than the limit of "
                          f"{limits.max_total_size} bytes", name)
+    if repeated:
+        shown = ", ".join(f"'{e}'" for e in repeated[:3]) + (", ..." if len(repeated) > 3 else "")
+        LOGGER.warning("%s: warning: %d entr%s appear%s twice with the same content (%s); each "
+                       "is used once", name, len(repeated), "y" if len(repeated) == 1 else "ies",
+                       "s" if len(repeated) == 1 else "", shown)
+
+
+def _key(entry: str) -> str:
+    return posixpath.normpath(entry.replace("\\", "/"))
+
+
+def _check_repeated(archive: zipfile.ZipFile, first: zipfile.ZipInfo, again: zipfile.ZipInfo,
+                    name: str, limits: Limits) -> None:
+    """A name that appears twice: refused unless both entries hold the same bytes."""
+    same = (first.is_dir() and again.is_dir()) or (
+        first.file_size == again.file_size and first.CRC == again.CRC and
+        _content(archive, first, name, limits) == _content(archive, again, name, limits))
+    if not same:
+        raise refuse(f"entry '{again.filename}' appears twice with different contents", name)
+
+
+def _content(archive, info, name, limits) -> bytes:
+    parts: list[bytes] = []
+    stream_entry(archive, info, name, limits, parts.append)
+    return b"".join(parts)
+
+
+def unique_entries(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    """The archive's entries, each name once (the first of identical repeats)."""
+    seen: set[str] = set()
+    entries = []
+    for info in archive.infolist():
+        if _key(info.filename) not in seen:
+            seen.add(_key(info.filename))
+            entries.append(info)
+    return entries
 
 
 def stream_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, limits: Limits,
@@ -125,9 +167,7 @@ def stream_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, lim
 
 
 def read_entry(archive: zipfile.ZipFile, member: str, name: str, limits: Limits) -> bytes:
-    parts: list[bytes] = []
-    stream_entry(archive, archive.getinfo(member), name, limits, parts.append)
-    return b"".join(parts)
+    return _content(archive, archive.getinfo(member), name, limits)
 
 
 def spool_entry(archive: zipfile.ZipFile, member: str, name: str, limits: Limits) -> IO[bytes]:
@@ -153,7 +193,7 @@ def extract(source: str | os.PathLike | IO[bytes], destination: str | os.PathLik
     target = Path(destination)
     target.mkdir(parents=True, exist_ok=True)
     with open_archive(source, name, limits) as archive:
-        for info in archive.infolist():
+        for info in unique_entries(archive):
             path = target.joinpath(*info.filename.replace("\\", "/").split("/"))
             if info.is_dir():
                 path.mkdir(parents=True, exist_ok=True)

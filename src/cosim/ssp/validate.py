@@ -21,6 +21,9 @@ from cosim.ssp.model import (
 from cosim.ssp.parameters import resolve_parameters
 from cosim.ssp.units import value_conversion
 
+# the SSP enumeration of a component's implementation attribute
+IMPLEMENTATIONS = ("any", "CoSimulation", "ModelExchange", "ScheduledExecution")
+
 
 def check_structure(structure: SystemStructure) -> list[Diagnostic]:
     """All semantic problems and warnings of ``structure`` and the structures nested in it."""
@@ -113,6 +116,9 @@ def _check_component(document, component: Component, findings) -> None:
     if component.step_size_hint is not None and component.step_size_hint <= 0:
         findings.error(f"{what}: osp:StepSizeHint {component.step_size_hint:g} is not positive",
                        component.location)
+    if component.implementation not in IMPLEMENTATIONS:
+        findings.error(f"{what}: implementation '{component.implementation}' is none of "
+                       f"{', '.join(IMPLEMENTATIONS)}", component.location)
     nested = component.nested
     if nested is None:
         return

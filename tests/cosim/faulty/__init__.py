@@ -6,14 +6,11 @@ Variables: ``u`` (input), ``y = u + t`` (output), ``t_fail`` (parameter, default
 """
 from __future__ import annotations
 
-import subprocess
-import zipfile
 from pathlib import Path
 
-import fmpy
+from thirdparty import zip_fmu
 
 HERE = Path(__file__).parent
-HEADERS = Path(fmpy.__file__).parent / "c-code"
 GENERATION_TOOL = "hand-written faulty FMU"
 
 # name -> (FMI major version, the fault's -D flag or "" for a healthy FMU)
@@ -22,6 +19,7 @@ FAULTY = {
     "NanAfter1": (3, "FAULT_NAN"), "NullDeref": (3, "FAULT_SEGFAULT"),
     "AbortAfter1": (3, "FAULT_ABORT"), "Hang": (3, "FAULT_HANG"), "Exit3": (3, "FAULT_EXIT"),
     "Healthy": (3, ""), "Error2After1": (2, "FAULT_ERROR"), "NullDeref2": (2, "FAULT_SEGFAULT"),
+    "Terminate2": (2, "FAULT_TERMINATE"),
 }
 
 VARIABLES_3 = """
@@ -63,20 +61,5 @@ def model_description(name: str, major: int) -> str:
 def build(name: str, directory: str | Path) -> Path:
     """Compile and zip FMU ``name`` as ``<directory>/<name>.fmu``; returns the path."""
     major, fault = FAULTY[name]
-    directory = Path(directory)
-    work = directory / f"{name}-build"
-    platform = "x86_64-linux" if major == 3 else "linux64"
-    binary = work / "binaries" / platform / f"{name}.so"
-    binary.parent.mkdir(parents=True, exist_ok=True)
-    source = HERE / f"faulty{major}.c"
-    defines = [f"-D{fault}"] if fault else []
-    subprocess.run(["gcc", "-std=gnu99", "-O1", "-shared", "-fPIC", "-Wall", "-Werror",
-                    *defines, "-I", str(HEADERS), str(source), "-o", str(binary), "-lm"],
-                   check=True, capture_output=True, text=True)
-    (work / "modelDescription.xml").write_text(model_description(name, major))
-    target = directory / f"{name}.fmu"
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(work.rglob("*")):
-            if path.is_file():
-                archive.write(path, path.relative_to(work).as_posix())
-    return target
+    return zip_fmu(name, major, HERE / f"faulty{major}.c", model_description(name, major),
+                   Path(directory), [fault] if fault else [])

@@ -1,7 +1,8 @@
 /*
  * faulty2.c -- a hand-written FMI 2.0 Co-Simulation FMU (not built by cosim): y = u + t; from
- * t >= t_fail on, doStep returns fmi2Error (-DFAULT_ERROR) or writes through NULL
- * (-DFAULT_SEGFAULT).
+ * t >= t_fail on, doStep returns fmi2Error (-DFAULT_ERROR), writes through NULL
+ * (-DFAULT_SEGFAULT), or ends the run half-way through the step (-DFAULT_TERMINATE: fmi2Discard,
+ * then fmi2GetBooleanStatus(fmi2Terminated) is true and fmi2LastSuccessfulTime says where).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@ typedef struct {
     char name[128];
     fmi2CallbackFunctions functions;
     double time, u, y, t_fail;
+    fmi2Boolean terminated;
 } Instance;
 
 const char *fmi2GetVersion(void) { return fmi2Version; }
@@ -71,9 +73,28 @@ fmi2Status fmi2DoStep(fmi2Component c, fmi2Real t, fmi2Real h, fmi2Boolean no_se
 #elif defined(FAULT_SEGFAULT)
         volatile int *volatile nothing = NULL;
         *nothing = 42;
+#elif defined(FAULT_TERMINATE)
+        m->time = t + h / 2;
+        m->y = m->u + m->time;
+        m->terminated = fmi2True;
+        return fmi2Discard;
 #endif
     }
     m->time = t + h;
     m->y = m->u + m->time;
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetBooleanStatus(fmi2Component c, const fmi2StatusKind kind, fmi2Boolean *value) {
+    Instance *m = c;
+    if (kind != fmi2Terminated) return fmi2Discard;
+    *value = m->terminated;
+    return fmi2OK;
+}
+
+fmi2Status fmi2GetRealStatus(fmi2Component c, const fmi2StatusKind kind, fmi2Real *value) {
+    Instance *m = c;
+    if (kind != fmi2LastSuccessfulTime) return fmi2Discard;
+    *value = m->time;
     return fmi2OK;
 }
