@@ -11,8 +11,11 @@ from cosim.ssp import SspError, load, read, resolve_parameters
 from cosim.ssp.model import Component, Diagnostic, SystemStructure, iter_components
 from tests.conftest import need, params_or_missing
 
-FILES = params_or_missing("ssp-corpus", sorted(
-    p for suffix in ("ssd", "ssv", "ssm", "ssb") for p in CORPUS.rglob(f"*.{suffix}")))
+CORPUS_FILES = sorted(
+    p for suffix in ("ssd", "ssv", "ssm", "ssb") for p in CORPUS.rglob(f"*.{suffix}"))
+FILES = params_or_missing("ssp-corpus", CORPUS_FILES)
+SSD_FILES = params_or_missing("ssp-corpus",
+                              [p for p in CORPUS_FILES if p.suffix == ".ssd"])
 ONE_LINE = re.compile(r"^[^\s:][^:]*(:\d+)?: \S.*$")
 
 
@@ -57,7 +60,7 @@ def _all_connections(structure: SystemStructure) -> int:
                        for _, _, c in iter_components(structure) if c.nested)
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if p.suffix == ".ssd"], ids=_ids)
+@pytest.mark.parametrize("path", SSD_FILES, ids=_ids)
 def test_counts_match_an_independent_xpath_count(path):
     structure, _ = load(path)
     components = [c for _, _, c in iter_components(structure)]
