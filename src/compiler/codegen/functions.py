@@ -99,6 +99,7 @@ class FunctionCode:
         for item in function.outputs + function.locals:
             lines += self._declaration(writer, item, item in function.outputs)
         lines += writer.statements(function.algorithm)
+        lines += _unread_temporaries(function, locals_, lines)
         lines += self.return_lines(function, locals_)
         body = "\n".join(INDENT + line if line else "" for line in lines)
         unused = [name for name in _parameter_names(self.signature(function))
@@ -242,6 +243,23 @@ class FunctionCode:
         arguments = ", ".join(["m"] + texts + pointers)
         writer.lines.extend(declarations + [f"CHECK({self.c_name(callee)}({arguments}));"])
         return results
+
+
+def _unread_temporaries(function: flat.Function, locals_: dict, lines: list) -> list[str]:
+    """``(void)t;`` for the compiler's temporaries that are only written (one leaf of a
+    record comprehension of which the function reads another), which gcc would warn about."""
+    result = []
+    for item in function.locals:
+        if not item.name.startswith("$"):
+            continue
+        name = locals_[item.name].c_name
+        used = re.compile(rf"\b{name}\b")
+        written = re.compile(rf"^(const size_t {name}_n\d+ = |double {name}\[|\w+ {name} = |"
+                             rf"for \(size_t \w+ = 0; \w+ < [^;]*; \w+\+\+\) {name}\[|"
+                             rf"{name}(\[[^=]*\])? = )")
+        if not any(used.search(line) and not written.match(line.strip()) for line in lines):
+            result.append(f"(void){name};")
+    return result
 
 
 def _parameter_names(signature: str) -> list[str]:
