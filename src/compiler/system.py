@@ -1,7 +1,7 @@
 """The causalized model: what ``compiler.causalize`` makes of a ``FlatModel``.
 
 Input: nothing (data only). Output: ``System`` and its parts: variables by role, aliases, the
-sorted blocks (assignment, linear, Newton, algorithm) of the simulation and of the
+sorted blocks (assignment, linear, Newton, algorithm, mixed) of the simulation and of the
 initialization, relations (event indicators), samples, when-clauses, asserts and the
 structure of d der(x)/dx. Expressions are ``compiler.symbolic`` IR; ``str(system)`` prints it.
 Conventions for code generators and the interpreter are in the docstring of ``System``.
@@ -168,7 +168,37 @@ class AlgorithmBlock:
     span: Optional[Span] = _span()
 
 
-Block = Union[Assignment, LinearBlock, NewtonBlock, AlgorithmBlock]
+# passes of a mixed block over its discrete part before it is declared not to converge
+MIXED_ITERATIONS = 50
+
+
+@node
+class MixedBlock:
+    """A loop through discrete variables (MLS 8.6, a mixed system), solved by iterating on
+    its discrete unknowns ``discrete`` (the discrete variables of the loop, the outputs of
+    the algorithm sections in it): their current values are taken as known, the
+    ``continuous`` blocks (assignment, linear, Newton) compute the loop's continuous
+    unknowns from them, then the ``updates`` (assignments of the discrete equations and the
+    algorithm sections, each after those it reads where the order allows) compute new
+    values of ``discrete``. At initialization and in event iterations this repeats until no
+    value of ``discrete`` changes (at most ``MIXED_ITERATIONS`` passes; past them, an error
+    naming the block); between events the relations are latched and the discrete values are
+    constant, so one pass (``continuous``, then ``updates``) is all it takes."""
+    discrete: tuple[str, ...]
+    continuous: tuple
+    updates: tuple
+
+
+Block = Union[Assignment, LinearBlock, NewtonBlock, AlgorithmBlock, MixedBlock]
+
+
+def leaf_blocks(blocks):
+    """``blocks`` in order with each mixed block replaced by the blocks it holds."""
+    for block in blocks:
+        if type(block) is MixedBlock:
+            yield from leaf_blocks(block.continuous + block.updates)
+        else:
+            yield block
 
 
 # ----------------------------------------------------------------------------------- events
@@ -327,5 +357,6 @@ class System:
 
 __all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
            "BreakStatement", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
-           "NewtonBlock", "Reinit", "Relation", "Residual", "Sample", "System", "Termination",
-           "Variable", "WhenClause", "WhenStatement", "WhileStatement"]
+           "MIXED_ITERATIONS", "MixedBlock", "NewtonBlock", "Reinit", "Relation", "Residual",
+           "Sample", "System", "Termination", "Variable", "WhenClause", "WhenStatement",
+           "WhileStatement", "leaf_blocks"]

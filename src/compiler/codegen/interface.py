@@ -20,7 +20,7 @@ from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 from compiler.symbolic.expr import Const
 from compiler.system import (
     AlgorithmBlock, Alias, IfStatement, NewtonBlock, System, Termination,
-    WhenStatement, WhileStatement)
+    WhenStatement, WhileStatement, leaf_blocks)
 
 TERMINATE_FLAG = "$terminate"   # hidden Boolean: a terminate() ran outside a when-clause's end
 FMI_TYPES = {"Real": "Float64", "Integer": "Int32", "Boolean": "Boolean", "String": "String"}
@@ -308,7 +308,7 @@ def _derivative_unit(unit: str) -> str | None:
 def _iteration_variables(system: System) -> frozenset:
     """Variables that Newton iterates on (their start values are guesses)."""
     names = set()
-    for block in system.blocks + system.initial_blocks:
+    for block in leaf_blocks(system.blocks + system.initial_blocks):
         if type(block) is NewtonBlock:
             names.update(block.vars)
     return frozenset(names)
@@ -330,7 +330,7 @@ def _exact_state_starts(system: System) -> frozenset:
 def _terminates_outside_events(system: System) -> bool:
     """Whether a terminate() runs where model_event_update cannot report it at once: in an
     algorithm, or in a when-clause active at initialization."""
-    for block in system.blocks + system.initial_blocks:
+    for block in leaf_blocks(system.blocks + system.initial_blocks):
         if type(block) is AlgorithmBlock and _has_termination(block.statements):
             return True
     return any(type(action) is Termination and clause.initial_active is not FALSE

@@ -90,7 +90,7 @@ class _Run:
 
     def _initialize(self, t: float) -> None:
         model = self.model
-        model.fl[0] = True
+        model.fl[0] = model.fl[2] = True   # initial(), event mode
         model.set_point(t, [model.v[slot] for slot in model.state_slots])
         for slot, _, _ in self.samples:
             model.v[slot] = False
@@ -215,6 +215,7 @@ class _Run:
             if len(self.events) > MAX_EVENTS:
                 raise SimulationError(f"more than {MAX_EVENTS} events by t = {t}: the model "
                                       "chatters (Zeno behaviour?)")
+        model.fl[2] = True   # event mode
         for _ in range(MAX_EVENT_ITERATIONS):
             p[:] = v
             for slot, start, interval in self.samples:
@@ -229,6 +230,7 @@ class _Run:
                 break
         else:
             raise SimulationError(f"the event iteration at t = {t} did not converge")
+        model.fl[2] = False
         self._record(t)
         self._skip_grid(t)
         for slot, _, _ in self.samples:
