@@ -313,8 +313,8 @@ class System:
     Initialization: ``initial_blocks`` compute every variable (states included) at the start
     time with ``initial()`` true, samples false and relations evaluated as written; a variable
     named ``pre(v)`` there is the pre value of the discrete variable ``v``. Afterwards every
-    latch takes the value of its relation as written, and an event iteration follows, still
-    with ``initial()`` true.
+    latch takes the value of its relation as written, and an event iteration follows, with
+    ``initial()`` false (MLS 3.7.4: true during the initialization only).
     """
     name: str
     variables: tuple[Variable, ...]

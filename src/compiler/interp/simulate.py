@@ -100,8 +100,8 @@ class _Run:
         for k, active in enumerate(model.initial_activity()):
             if active:
                 self._actions(k)
+        model.fl[0] = False   # initial() is true during initialization only
         self._event(t, model.states(), initial=True)
-        model.fl[0] = False
 
     def _next_tick(self, t: float) -> float:
         best = math.inf
