@@ -68,6 +68,17 @@ def test_a_when_condition_computed_by_its_own_algorithm_is_a_mixed_block_of_the_
     assert block.continuous == ()
 
 
+def test_the_blocks_diagram_and_the_dae_report_show_a_mixed_block():
+    from compiler.classify import report_of
+    from cosim.diagrams.blocks import blocks
+    system = system_of("InertialDelay")
+    (box,) = [node for node in blocks(system).nodes if "mixed" in node.marks]
+    assert box.label == "3: mixed loop, 4 unknowns (events/outputs)"
+    assert box.detail[0].startswith("iterating on the discrete $when[2], tChange")
+    solved = {name for item in report_of(system, 0).equations for name in item.solves}
+    assert {"held", "tChange", "y"} <= solved
+
+
 # ------------------------------------------------------------------- reference results
 def test_the_single_diode_conducts_and_blocks_as_its_source_says(fmus):
     result = reference(fmus, "SingleDiode", 2.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler.symbolic import to_text
-from compiler.causalize.sort import inputs, outputs
+from compiler.causalize.sort import inputs as block_inputs, outputs as block_outputs
 from compiler.system import AlgorithmBlock, Assignment, LinearBlock, MixedBlock, NewtonBlock, System
 from cosim.diagrams.graph import Edge, Graph, Node, identifier
 from cosim.diagrams.layout import COLUMN_GAP, box_size
@@ -69,7 +69,7 @@ def _io(block) -> tuple[tuple[str, ...], set]:
     if kind is AlgorithmBlock:
         return tuple(block.outputs), set(block.inputs)
     if kind is MixedBlock:
-        return outputs(block), set(inputs(block))
+        return block_outputs(block), set(block_inputs(block))
     items = block.equations if kind is LinearBlock else block.inner + block.residuals
     reads = set()
     for item in items:
@@ -100,7 +100,7 @@ def _title(number: int, block, for_derivatives: bool) -> str:
     if kind is AlgorithmBlock:
         return f"{number}: algorithm{need}"
     if kind is MixedBlock:
-        return f"{number}: mixed loop, {len(outputs(block))} unknowns{need}"
+        return f"{number}: mixed loop, {len(block_outputs(block))} unknowns{need}"
     loop = "linear loop" if kind is LinearBlock else "torn loop"
     return f"{number}: {loop}, {len(block.vars)} unknowns{need}"
 
@@ -117,7 +117,7 @@ def _detail(block) -> tuple[str, ...]:
         return (_short(", ".join(block.outputs)),) + _at(block.span)
     if kind is MixedBlock:
         return (_short("iterating on the discrete " + ", ".join(block.discrete)),) + tuple(
-            _short(", ".join(outputs(item))) for item in block.continuous[:2] + block.updates[:2])
+            _short(", ".join(block_outputs(item))) for item in block.continuous[:2] + block.updates[:2])
     if kind is LinearBlock:
         return (_short("for " + ", ".join(block.vars)),) + tuple(
             _short(f"0 = {to_text(item.expr)}") for item in block.equations[:4])
