@@ -226,7 +226,8 @@ class Relation:
 class Sample:
     """``sample(start, interval)``: the hidden Boolean ``var`` is true during the event
     iterations at ``start + k*interval`` (k = 0, 1, ...) and false everywhere else, also
-    during initialization. Each tick is a time event."""
+    during initialization. Each tick is a time event; it fires once: a later event at the
+    same instant (a state event right after the time event) does not fire it again."""
     index: int
     var: str
     start: Expr

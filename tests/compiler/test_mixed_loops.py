@@ -234,6 +234,16 @@ def test_an_initial_algorithm_decides_what_an_algorithm_assigns_in_a_when_statem
                                                                   else 2 * count)
 
 
+def test_a_sample_fires_once_although_a_state_event_follows_at_its_instant(fmus):
+    # the source crosses zero at each sample instant: the diode switches right after the
+    # time event, in a state event at the same instant, which must not sample again
+    result = reference(fmus, "SampledMean", 3.5)
+    ron, goff, r = 1e-5, 1e-5, 10
+    exact = (1 / (r + ron) - goff / (1 + r * goff)) / math.pi
+    for t in (0.5, 1.5, 2.5, 3.4):
+        assert result.at("mean", t) == pytest.approx(0.0 if t < 1 else exact, abs=1e-7)
+
+
 def test_a_loop_without_a_consistent_state_is_a_located_error():
     from compiler.interp import simulate_reference
     with pytest.raises(CompilerError) as caught:
@@ -246,7 +256,8 @@ def test_a_loop_without_a_consistent_state_is_a_located_error():
 
 # --------------------------------------------------------------------------------- FMUs
 FMU_CASES = [("SingleDiode", 2.0), ("HalfWave", 0.5), ("Bridge", 0.5), ("SchmittTrigger", 5.0),
-             ("StickSlip", 10.0), ("InertialDelay", 1.5), ("StartedByInitialAlgorithm", 0.35)]
+             ("StickSlip", 10.0), ("InertialDelay", 1.5), ("StartedByInitialAlgorithm", 0.35),
+             ("SampledMean", 3.5)]
 
 
 RANGE_TOLERANCE = 1e-4   # of a variable's range: a rectifier's currents and voltages near

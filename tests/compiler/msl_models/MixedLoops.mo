@@ -186,6 +186,28 @@ package MixedLoops "Loops through discrete variables (MLS 8.6): ideal switching 
     annotation(experiment(StopTime = 0.35));
   end StartedByInitialAlgorithm;
 
+  model SampledMean "the mean current of a half-wave rectifier over each period of its
+    source, sampled at the instants where the source crosses zero and the diode switches"
+    parameter Real R = 10;
+    Diode diode;
+    Resistor load(R = R);
+    SineVoltage source(V = 1, f = 1);
+    Ground ground;
+    Real charge(start = 0, fixed = true) "since the last sample";
+    discrete Real mean(start = 0, fixed = true);
+  equation
+    connect(source.p, diode.p);
+    connect(diode.n, load.p);
+    connect(load.n, ground.p);
+    connect(source.n, ground.p);
+    der(charge) = load.i;
+    when sample(1, 1) then
+      mean = pre(charge);
+      reinit(charge, 0);
+    end when;
+    annotation(experiment(StopTime = 3.5));
+  end SampledMean;
+
   model Flipping "no consistent state: b flips x, x flips b"
     Boolean b(start = false);
     Real x;
