@@ -416,6 +416,7 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     BEGIN(fmi3ExitInitializationMode, StateInitializationMode, FOR_ANY)
     Status status = model_initialize(&comp->data);
     if (status <= StatusWarning) comp->values_dirty = false;
+    comp->data.initial_phase = false;   /* initial() is true during initialization only */
     if (status <= StatusWarning && comp->interface_type == InterfaceCoSimulation) {
         comp->state = StateStepMode;
         const Status started = cosim_enter_step_mode(comp);

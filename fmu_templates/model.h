@@ -121,7 +121,8 @@ typedef struct ModelData {
     int32_t pre_i[ARRAY_SIZE(N_INT32)];
     int64_t pre_e[ARRAY_SIZE(N_INT64)];
     bool pre_b[ARRAY_SIZE(N_BOOLEAN)];
-    bool initial_phase;  /* Modelica initial(): true until the first event iteration ends */
+    bool initial_phase;  /* Modelica initial(): true during initialization (not in the event
+                          * iteration that follows it) */
     bool event_mode;     /* relations may change; false: read latched relations */
     bool terminal;       /* Modelica terminal(): true during fmi3Terminate */
     void *instance;      /* the runtime's instance, for model_log(); model code ignores it */

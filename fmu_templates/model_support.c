@@ -13,9 +13,20 @@ static bool same_instant(double a, double b) {
     return fabs(a - b) <= SAMPLE_TOLERANCE * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
-bool sample_tick(double t, double start, double interval) {
+/* The number k of the tick t is, or -1. */
+static double tick_number(double t, double start, double interval) {
     const double k = round((t - start) / interval);
-    return k >= 0.0 && same_instant(start + k * interval, t);
+    return k >= 0.0 && same_instant(start + k * interval, t) ? k : -1.0;
+}
+
+bool sample_fires(double t, double start, double interval, double fired) {
+    const double k = tick_number(t, start, interval);
+    return k >= 0.0 && k != fired;
+}
+
+double sample_fired(double t, double start, double interval, double fired) {
+    const double k = tick_number(t, start, interval);
+    return k >= 0.0 ? k : fired;
 }
 
 double sample_next(double t, double start, double interval) {

@@ -106,3 +106,15 @@ def test_a_model_without_outputs_warns_that_only_time_is_recorded(caplog):
     assert [record.getMessage() for record in caplog.records] == [
         "Electrical.mo: warning: the system has no outputs, so only time is recorded; choose "
         "variables with --record COMPONENT.VARIABLE"]
+
+
+def test_a_scalar_whose_name_holds_brackets_is_recorded(tmp_path):
+    # a Modelica FMU names the scalars of a component array cell[1].x, cell[2].x
+    path = tmp_path / "Cells.mo"
+    path.write_text("model Cells\n  model Cell\n    parameter Real k;\n"
+                    "    Real x(start = 1, fixed = true);\n  equation\n    der(x) = -k*x;\n"
+                    "  end Cell;\n  Cell cell[2](k = {1, 2});\n"
+                    "  annotation(experiment(StopTime = 1, Interval = 0.1));\nend Cells;\n")
+    result = api.run(path, record=["Cells.cell[2].x"])
+    times = result.values["time"]
+    assert np.allclose(result.values["Cells.cell[2].x"], np.exp(-2 * times), rtol=1e-6)

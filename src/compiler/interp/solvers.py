@@ -1,7 +1,8 @@
 """Numerical solution of the linear and nonlinear blocks (numpy/scipy).
 
-Input: a block's generated residual and Jacobian functions and the current values. Output:
-the block's unknowns written into the values, or a ``SimulationError`` naming the block.
+Input: a block's generated residual and Jacobian functions and the current values (for a
+mixed block: the functions of its parts). Output: the block's unknowns written into the
+values, or a ``SimulationError`` naming the block.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from compiler.interp.errors import SimulationError
+from compiler.system import MIXED_ITERATIONS
 
 NEWTON_TOLERANCE = 1e-12    # relative step size at which Newton stops
 NEWTON_MAX_ITERATIONS = 100
@@ -147,3 +149,18 @@ def _differences(v, slots, x, r, residual, describe):
 
 def _values(x) -> str:
     return "[" + ", ".join(f"{value:.6g}" for value in x) + "]"
+
+
+def iterate_mixed(v, continuous, updates, discrete_values, iterate: bool, describe):
+    """A mixed block (``compiler.system.MixedBlock``): ``continuous()`` with the discrete
+    values as they are, then ``updates()``; while ``iterate`` (initialization, event
+    iterations), again until ``discrete_values()`` no longer changes."""
+    continuous()
+    for _ in range(MIXED_ITERATIONS):
+        guess = discrete_values()
+        updates()
+        if not iterate or discrete_values() == guess:
+            return
+        continuous()
+    raise SimulationError(f"{describe()} does not converge at t = {v[0]}: its discrete "
+                          f"values still change after {MIXED_ITERATIONS} passes")

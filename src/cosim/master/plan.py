@@ -496,7 +496,12 @@ def _checked_shape(planned: PlannedComponent, variable: VariableInfo) -> Variabl
 
 
 def _recorded(name: str, index, infos, signals) -> list[Column]:
-    """The columns of ``--record NAME``: a variable, or one element ``NAME[i,j]``."""
+    """The columns of ``--record NAME``: a variable (its name may hold brackets, as the
+    scalars of a Modelica FMU do: ``cell[2].x``), or one element ``NAME[i,j]``."""
+    whole = _split(name, index)
+    if whole is not None and infos[whole[0]].variable(whole[1]) is not None:
+        signal = signals.add(*exchanged(infos, index, *whole, f"record '{name}'", ""))
+        return columns_of(signal, name, signals.items[signal].shape)
     base, bracket, rest = name.partition("[")
     split = _split(base, index)
     if split is None:
