@@ -31,3 +31,22 @@ def test_variables_whose_names_carry_subscripts_are_recorded_by_those_names():
     assert np.allclose(result.values[names[0]], np.exp(-2 * t), rtol=1e-5, atol=1e-7)
     assert np.allclose(result.values[names[1]], np.exp(-t), rtol=1e-5, atol=1e-7)
     assert np.allclose(result.values[names[2]], 2 * np.exp(-2 * t), rtol=1e-5, atol=1e-7)
+
+
+# ---------------------------------------------------------------------------------- tearing
+def test_a_loop_is_torn_without_dividing_by_a_varying_variable_from_outside():
+    # i := P / v was chosen before: 0 / 0 at t = 0. Closed form: T solves
+    # G (T - T_a) = v^2 / (R0 (1 + alpha (T - T_ref))), a quadratic in T.
+    component = "RunFixes_Tearing_HeatedResistor"
+    result = run("Tearing.HeatedResistor", step_size=0.01,
+                 record=[f"{component}.T", f"{component}.i"])
+    t = result.values["time"]
+    v = 2 * np.sin(2 * np.pi * t)
+    G, T_a, R0, alpha, T_ref = 0.5, 290.0, 1.0, 0.05, 300.0
+    # (T - T_a) (1 + alpha (T - T_ref)) = v^2 / (G R0): with u = T - T_a,
+    # alpha u^2 + (1 + alpha (T_a - T_ref)) u - v^2 / (G R0) = 0, the positive root
+    b = 1 + alpha * (T_a - T_ref)
+    u = (-b + np.sqrt(b * b + 4 * alpha * v ** 2 / (G * R0))) / (2 * alpha)
+    assert np.allclose(result.values[f"{component}.T"], T_a + u, rtol=0, atol=1e-8)
+    i = v / (R0 * (1 + alpha * (T_a + u - T_ref)))
+    assert np.allclose(result.values[f"{component}.i"], i, rtol=0, atol=1e-8)

@@ -14,4 +14,28 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end Elements;
   end Recorded;
+  package Tearing "A loop is torn so that it never divides by a time-varying variable from outside it"
+    model HeatedResistor "P = v i with v = 0 at the start: i := P / v would divide by zero"
+      parameter Real V = 2 "voltage amplitude";
+      parameter Real R0 = 1 "resistance at T_ref";
+      parameter Real alpha = 0.05 "temperature coefficient";
+      parameter Real T_ref = 300;
+      parameter Real G = 0.5 "thermal conductance to the ambient";
+      parameter Real T_ambient = 290;
+      Real v "voltage, V sin(2 pi t)";
+      Real i;
+      Real R_actual;
+      Real P "loss power";
+      Real T "resistor temperature";
+      Real dT;
+    equation
+      v = V*sin(2*3.141592653589793*time);
+      v = R_actual*i;
+      R_actual = R0*(1 + alpha*(T - T_ref));
+      P = v*i;
+      dT = T - T_ambient;
+      P = G*dT;
+      annotation(experiment(StopTime = 1));
+    end HeatedResistor;
+  end Tearing;
 end RunFixes;
