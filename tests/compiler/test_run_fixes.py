@@ -50,3 +50,33 @@ def test_a_loop_is_torn_without_dividing_by_a_varying_variable_from_outside():
     assert np.allclose(result.values[f"{component}.T"], T_a + u, rtol=0, atol=1e-8)
     i = v / (R0 * (1 + alpha * (T_a + u - T_ref)))
     assert np.allclose(result.values[f"{component}.i"], i, rtol=0, atol=1e-8)
+
+
+# ---------------------------------------------------------------------- bistable scalar loops
+def schmitt_output(t):
+    """+1 until 2 cos(2 pi t) falls below -R1/R2 Vsat = -0.5, -1 until it rises above 0.5."""
+    low = (t > np.arccos(-0.25) / (2 * np.pi)) & (t < 1 - np.arccos(0.25) / (2 * np.pi))
+    return np.where(low, -1.0, 1.0)
+
+
+def test_a_scalar_loop_whose_solution_branch_vanishes_jumps_to_the_other_branch():
+    # Newton from the vanished branch stalls at the saturation's kink (a local minimum of
+    # |r| that is no root); the nearest sign change of the residual leads to the new root
+    component = "RunFixes_Bistable_SchmittTrigger"
+    result = run("Bistable.SchmittTrigger", step_size=0.001, record=[f"{component}.vOut"])
+    t, v_out = result.values["time"], result.values[f"{component}.vOut"]
+    switches = np.array([np.arccos(-0.25), 2 * np.pi - np.arccos(0.25)]) / (2 * np.pi)
+    away = np.min(np.abs(t[:, None] - switches[None, :]), axis=1) > 2e-3
+    assert np.allclose(v_out[away], schmitt_output(t[away]), rtol=0, atol=1e-9)
+
+
+def test_the_interpreter_jumps_to_the_other_branch_too():
+    from compiler.causalize import causalize
+    from compiler.api import flatten_model
+    from compiler.interp import simulate_reference
+    system = causalize(flatten_model(RUN_FIXES, "RunFixes.Bistable.SchmittTrigger", environ={}))
+    result = simulate_reference(system, stop=1.0, interval=0.001)
+    t = result.time
+    away = np.abs(t - np.arccos(-0.25) / (2 * np.pi)) > 2e-3
+    away &= np.abs(t - (1 - np.arccos(0.25) / (2 * np.pi))) > 2e-3
+    assert np.allclose(result["vOut"][away], schmitt_output(t[away]), rtol=0, atol=1e-9)

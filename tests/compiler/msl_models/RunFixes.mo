@@ -38,4 +38,22 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end HeatedResistor;
   end Tearing;
+  package Bistable "A scalar loop with several solutions whose branch vanishes: a Schmitt trigger"
+    model SchmittTrigger "non-inverting: the input through r1 to the amplifier's + input, r2 back from its output"
+      parameter Real R1 = 1;
+      parameter Real R2 = 2;
+      parameter Real V0 = 1e5 "open-loop gain";
+      parameter Real Vsat = 1 "output limits +-Vsat";
+      Real vIn "input, 2 cos(2 pi t)";
+      Real vP "the amplifier's + input";
+      Real vOut;
+      Real i "through r1 and r2";
+    equation
+      vIn = 2*cos(2*3.141592653589793*time);
+      vIn - vP = R1*i;
+      vP - vOut = R2*i;
+      vOut = smooth(0, if V0*vP > Vsat then Vsat else if V0*vP < -Vsat then -Vsat else V0*vP);
+      annotation(experiment(StopTime = 1));
+    end SchmittTrigger;
+  end Bistable;
 end RunFixes;
