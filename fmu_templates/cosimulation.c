@@ -95,6 +95,14 @@ static Status restart_integrator(ModelInstance *comp) {
 
 /* ---- one communication step ---- */
 
+/* Continuous-time asserts hold at every accepted step, whether or not anyone reads the
+ * variables (model_outputs, which checks them, otherwise runs only for a read). */
+static Status check_asserts(ModelInstance *comp) {
+    if (!MODEL_HAS_ASSERTS) return StatusOK;
+    comp->values_dirty = true;
+    return instance_refresh(comp, true);
+}
+
 typedef struct {
     double t_old, t_new; /* the step just taken */
 } Advance;
@@ -233,6 +241,8 @@ Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *termin
         const bool reached_stop = step.t_new >= t_stop;
         status = check_events(comp, &step, time_event && reached_stop, &event, terminate);
         if (status > StatusWarning || *terminate) break;
+        if (!event) status = check_asserts(comp); /* an event iteration checked them */
+        if (status > StatusWarning) break;
         if (event && comp->early_return_allowed && comp->data.time < t_end) {
             *early_return = true;
             break;

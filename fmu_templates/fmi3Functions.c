@@ -757,7 +757,9 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance, fmi3Boolean noSetF
         return fmi3Error;
     *enterEventMode = false; /* no step events: dynamic state selection is not used */
     *terminateSimulation = false;
-    return fmi3OK;
+    if (!MODEL_HAS_ASSERTS) return fmi3OK;
+    /* continuous-time asserts hold at every accepted step, whatever the importer reads */
+    return refresh(comp, true);
 }
 
 fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time) {

@@ -65,6 +65,12 @@
 #error "config.h must define every size listed in model.h"
 #endif
 
+/* 1 if model_outputs checks continuous-time asserts: the runtime then evaluates it at every
+ * accepted step, whatever the importer reads (config.h may leave it out: none). */
+#ifndef MODEL_HAS_ASSERTS
+#define MODEL_HAS_ASSERTS 0
+#endif
+
 /* C forbids zero-length arrays; an unused array gets one dummy element. */
 #define ARRAY_SIZE(n) ((n) > 0 ? (n) : 1)
 

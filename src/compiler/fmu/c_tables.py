@@ -72,6 +72,7 @@ def config_header(interface: ModelInterface, layout: Layout, token: str) -> str:
         "N_VALUE_REFERENCES": str(layout.n_value_references),
         "N_JACOBIAN_NONZEROS": str(len(set(interface.jacobian))),
         "MODEL_HAS_JACOBIAN": "1" if interface.has_jacobian else "0",
+        "MODEL_HAS_ASSERTS": "1" if interface.has_asserts else "0",
     }
     lines += [f"#define {key} {value}" for key, value in defines.items()]
     for type_ in TYPES:

@@ -89,6 +89,8 @@ class ModelInterface:
     arrays : tuple of ArrayVariable
         Element variables (``u[1]``, ``u[2]``) the FMU shows as one FMI 3.0 array variable
         (``--fmi-arrays``; compiler.fmu.arrays).
+    has_asserts : bool
+        The model has continuous-time asserts (checked at every accepted step).
     """
 
     name: str
@@ -103,6 +105,7 @@ class ModelInterface:
     experiment: Experiment | None = None
     default_tolerance: float = 1e-6
     arrays: tuple = ()  # compiler.fmu.arrays.ArrayVariable: element variables shown as one
+    has_asserts: bool = False
 
 
 def default_initial(variable: Variable) -> Initial | None:
