@@ -6,8 +6,11 @@ the initialization blocks.
 """
 from __future__ import annotations
 
+from compiler.errors import listed
 from compiler.symbolic import to_text
 from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock, System
+
+SHOWN_PLACES = 2  # source places of a loop named in a message
 
 INDENT = "  "
 
@@ -136,5 +139,5 @@ def describe_loop(block) -> str:
         kind, names, items = "linear system", block.vars, block.equations
     else:
         kind, names, items = "nonlinear system", block.vars, block.residuals
-    where = ", ".join(str(item.span) for item in items if item.span)
-    return f"the {kind} for {', '.join(names)}" + (f" ({where})" if where else "")
+    where = listed([str(item.span) for item in items if item.span], SHOWN_PLACES)
+    return f"the {kind} for {listed(names)}" + (f" ({where})" if where else "")

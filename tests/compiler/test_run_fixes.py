@@ -80,3 +80,24 @@ def test_the_interpreter_jumps_to_the_other_branch_too():
     away = np.abs(t - np.arccos(-0.25) / (2 * np.pi)) > 2e-3
     away &= np.abs(t - (1 - np.arccos(0.25) / (2 * np.pi))) > 2e-3
     assert np.allclose(result["vOut"][away], schmitt_output(t[away]), rtol=0, atol=1e-9)
+
+
+# ------------------------------------------------------------------------- readable errors
+def test_an_error_about_many_variables_names_the_first_few_and_verbose_all(capsys):
+    from cosim.cli import main
+    arguments = ["check", str(RUN_FIXES), "--model", "RunFixes.Readable.OverInitialized",
+                 "--blocks"]
+    assert main(arguments) == 1
+    short = capsys.readouterr().err.strip()
+    assert len(short) <= 300 and "\n" not in short
+    line = RUN_FIXES.read_text().splitlines().index(
+        "      Real x[n](each start = 0, each fixed = true);") + 1
+    place = f"RunFixes.mo:{line}:7"
+    assert short == (f"{RUN_FIXES}:{line}:7: error: over-determined initialization: 60 "
+                     f"equations for 30 unknowns (x[1], x[2], x[3], x[4] and 26 more): {place}: "
+                     f"x[1] = 0.0 (start value); {place}: x[2] = 0.0 (start value) and 58 more")
+    assert main(["--verbose"] + arguments) == 1
+    full = capsys.readouterr().err.strip()
+    assert "\n" not in full
+    assert ", ".join(f"x[{k}]" for k in range(1, 31)) in full
+    assert full.count(": x[") == 60 and "more" not in full  # every equation

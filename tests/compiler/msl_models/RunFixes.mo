@@ -56,4 +56,14 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end SchmittTrigger;
   end Bistable;
+  package Readable "Errors that concern many variables name the first few"
+    model OverInitialized "every state fixed twice: by its start value and an initial equation"
+      parameter Integer n = 30;
+      Real x[n](each start = 0, each fixed = true);
+    initial equation
+      x = ones(n);
+    equation
+      der(x) = -x;
+    end OverInitialized;
+  end Readable;
 end RunFixes;
