@@ -101,3 +101,20 @@ def test_an_error_about_many_variables_names_the_first_few_and_verbose_all(capsy
     assert "\n" not in full
     assert ", ".join(f"x[{k}]" for k in range(1, 31)) in full
     assert full.count(": x[") == 60 and "more" not in full  # every equation
+
+
+# ------------------------------------------------------------------------------- records
+def test_a_record_constructor_takes_the_defaults_its_extends_clause_modifies():
+    from compiler.api import flatten_model
+    from compiler.flat_text import variable_line
+    model = flatten_model(RUN_FIXES, "RunFixes.Records.Inductor", environ={})
+    lines = {item.name: variable_line(item) for item in model.variables}
+    assert "core.material.mu_i = 1210.0 " in lines["core.material.mu_i"]
+    assert lines["core.material.B_max"].endswith("core.material.B_max = 1.16;")
+    assert lines["other.material.B_max"].endswith("other.material.B_max = 2.0;")
+    component = "RunFixes_Records_Inductor"
+    result = run("Records.Inductor", step_size=0.5,
+                 record=[f"{component}.core.mu_r", f"{component}.mu"])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.core.mu_r"], 1210 * (1 + t), rtol=1e-12)
+    assert np.allclose(result.values[f"{component}.mu"], 2 * 1210 * 1.16, rtol=1e-12)

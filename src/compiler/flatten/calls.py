@@ -444,8 +444,6 @@ def _builtin_external(header, call, env):
 
 
 def _record_constructor(info, call: ast.Call, env):
-    from compiler.flatten.context import Env
-    from compiler.flatten.modifiers import from_ast
     from compiler.flatten.operators import constructor_call
     from compiler.flatten.translate import binding_value, translate
     overloaded = constructor_call(ModelCalls(env), info, call)
@@ -459,12 +457,25 @@ def _record_constructor(info, call: ast.Call, env):
         if arg is not None:
             fields[name] = translate(arg, env)
             continue
-        mod = from_ast(member.decl.modification, Env(env.ctx, None, member.scope))
+        mod = record_field_default(env.ctx, member)
         if mod is None or mod.binding is None:
             raise FlattenError(f"field '{name}' of record {info.name} is not given and has no "
                                "default", call.span)
         fields[name] = binding_value(mod)
     return RecordValue(info.name, fields)
+
+
+def record_field_default(ctx, member):
+    """The modification that gives a record field its default in a constructor call: the
+    extends clauses' modifications over the declaration's own (``record M350_50A extends
+    BaseData(mu_i = 1210)``); None without one."""
+    from compiler.flatten.context import Env
+    from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
+    name = member.decl.name
+    layers = [from_arguments(args, Env(ctx, None, scope)).get(name)
+              for args, scope in member.layers]
+    layers.append(from_ast(member.decl.modification, Env(ctx, None, member.scope)))
+    return merge_all([layer for layer in layers if layer is not None], name)
 
 
 def substitute(expr, mapping: dict):

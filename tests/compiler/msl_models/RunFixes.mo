@@ -66,4 +66,34 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       der(x) = -x;
     end OverInitialized;
   end Readable;
+  package Records "A record constructor of a record that extends another with modifiers"
+    record Material
+      parameter Real mu_i = 1 "initial relative permeability";
+      parameter Real B_max = 1;
+    end Material;
+    record Steel "a material given by modifying the base's fields"
+      extends Material(mu_i = 1210, B_max = 1.16);
+    end Steel;
+    function permeability "uses the constructor inside a function"
+      input Real scale;
+      output Real mu;
+    protected
+      Material m;
+    algorithm
+      m := Steel();
+      mu := scale*m.mu_i*m.B_max;
+    end permeability;
+    model Core
+      parameter Material material = Material();
+      Real mu_r;
+    equation
+      mu_r = material.mu_i*(1 + time);
+    end Core;
+    model Inductor
+      Core core(material = Steel());
+      Core other(material = Steel(B_max = 2));
+      Real mu = permeability(2);
+      annotation(experiment(StopTime = 1));
+    end Inductor;
+  end Records;
 end RunFixes;
