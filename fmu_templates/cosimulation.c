@@ -22,7 +22,7 @@ static int model_rhs(void *context, double t, const double *x, double *dx) {
     ModelInstance *comp = context;
     comp->data.time = t;
     instance_set_states(comp, x);
-    const Status status = model_derivatives(&comp->data);
+    const Status status = instance_derivatives(comp);
     for (size_t k = 0; k < n_states(); k++) dx[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
     return status_to_radau(status);
 }
@@ -32,7 +32,7 @@ static int model_rhs_jacobian(void *context, double t, const double *x, const do
     (void)fx;
     comp->data.time = t;
     instance_set_states(comp, x);
-    Status status = model_derivatives(&comp->data);
+    Status status = instance_derivatives(comp);
     if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
     return status_to_radau(status);
 }
@@ -95,12 +95,15 @@ static Status restart_integrator(ModelInstance *comp) {
 
 /* ---- one communication step ---- */
 
-/* Continuous-time asserts hold at every accepted step, whether or not anyone reads the
- * variables (model_outputs, which checks them, otherwise runs only for a read). */
-static Status check_asserts(ModelInstance *comp) {
-    if (!MODEL_HAS_ASSERTS) return StatusOK;
+/* An accepted step: the loops solved at its end start the next evaluations, and the
+ * continuous-time asserts hold there, whether or not anyone reads the variables
+ * (model_outputs, which checks them, otherwise runs only for a read). */
+static Status accept_step(ModelInstance *comp) {
+    if (N_GUESSES == 0 && !MODEL_HAS_ASSERTS) return StatusOK;
     comp->values_dirty = true;
-    return instance_refresh(comp, true);
+    const Status status = instance_refresh(comp, MODEL_HAS_ASSERTS);
+    if (status <= StatusWarning) instance_keep_guesses(comp);
+    return status;
 }
 
 typedef struct {
@@ -241,7 +244,7 @@ Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *termin
         const bool reached_stop = step.t_new >= t_stop;
         status = check_events(comp, &step, time_event && reached_stop, &event, terminate);
         if (status > StatusWarning || *terminate) break;
-        if (!event) status = check_asserts(comp); /* an event iteration checked them */
+        if (!event) status = accept_step(comp); /* else the event iteration accepted it */
         if (status > StatusWarning) break;
         if (event && comp->early_return_allowed && comp->data.time < t_end) {
             *early_return = true;

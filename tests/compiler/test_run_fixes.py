@@ -118,3 +118,21 @@ def test_a_record_constructor_takes_the_defaults_its_extends_clause_modifies():
     t = result.values["time"]
     assert np.allclose(result.values[f"{component}.core.mu_r"], 1210 * (1 + t), rtol=1e-12)
     assert np.allclose(result.values[f"{component}.mu"], 2 * 1210 * 1.16, rtol=1e-12)
+
+
+@pytest.mark.parametrize("interface", ["cs", "me"])
+def test_a_multivibrator_switches_where_its_branch_vanishes_not_at_a_trial_point(interface):
+    # the loop's solution at a point the integrator tried beyond the switch (and rejected)
+    # used to start the next evaluations, so the output switched up to a step early; each
+    # evaluation now starts from the loop's solution at the last accepted point.
+    # Closed form: vOut = -15 until vC falls from 1 to -7.5, at RC ln(16 / 7.5); then it
+    # switches every half period RC ln 3 = 1 / (2 f) = 0.05 s.
+    component = "RunFixes_Bistable_Multivibrator"
+    result = run("Bistable.Multivibrator", step_size=1e-4, record=[f"{component}.vOut"],
+                 interface=interface)
+    t, v_out = result.values["time"], result.values[f"{component}.vOut"]
+    switches = t[1:][np.sign(v_out[1:]) != np.sign(v_out[:-1])]
+    RC = 1 / (20 * np.log(3))
+    exact = RC * np.log(16 / 7.5) + 0.05 * np.arange(len(switches))
+    assert len(switches) == 20
+    assert np.max(np.abs(switches - exact)) <= 1.5e-4

@@ -55,6 +55,25 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       vOut = smooth(0, if V0*vP > Vsat then Vsat else if V0*vP < -Vsat then -Vsat else V0*vP);
       annotation(experiment(StopTime = 1));
     end SchmittTrigger;
+    model Multivibrator "the trigger's - input on a capacitor charged from its output"
+      parameter Real f = 10 "frequency the capacitance is chosen for";
+      parameter Real R = 1000;
+      parameter Real R1 = 1000 "divider: the + input across R1";
+      parameter Real R2 = 1000;
+      parameter Real C = 1/f/(2*R*log(1 + 2*R1/R2));
+      parameter Real V0 = 15000;
+      parameter Real Vsat = 15;
+      Real vC(start = 1, fixed = true);
+      Real vP(start = -7.5) "the + input";
+      Real vOut;
+      Real i1;
+    equation
+      vOut - vP = R2*i1;
+      vP = R1*i1;
+      vOut = smooth(0, if V0*(vP - vC) > Vsat then Vsat else if V0*(vP - vC) < -Vsat then -Vsat else V0*(vP - vC));
+      C*der(vC) = (vOut - vC)/R;
+      annotation(experiment(StopTime = 1));
+    end Multivibrator;
   end Bistable;
   package Readable "Errors that concern many variables name the first few"
     model OverInitialized "every state fixed twice: by its start value and an initial equation"
