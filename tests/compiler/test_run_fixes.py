@@ -136,3 +136,16 @@ def test_a_multivibrator_switches_where_its_branch_vanishes_not_at_a_trial_point
     exact = RC * np.log(16 / 7.5) + 0.05 * np.arange(len(switches))
     assert len(switches) == 20
     assert np.max(np.abs(switches - exact)) <= 1.5e-4
+
+
+# ------------------------------------------------------------------------- long torn loops
+def test_a_torn_loop_longer_than_one_piece_of_code_computes_all_its_assignments():
+    # the residual function kept only the last piece of its assignments: the first, which
+    # writes the iteration variable, was lost (gcc: unused parameter 'x')
+    component = "RunFixes_LongLoop_Chain"
+    result = run("LongLoop.Chain", step_size=0.25, record=[f"{component}.x"])
+    coefficient = 1 + 0.01 * 59
+    for t, x in zip(result.values["time"], result.values[f"{component}.x"]):
+        roots = np.roots([1.0, 0.0, coefficient, t - 2.0])
+        real = roots[np.abs(roots.imag) < 1e-9].real
+        assert x == pytest.approx(real[0], abs=1e-10)

@@ -115,4 +115,18 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end Inductor;
   end Records;
+  package LongLoop "A torn loop with more inner assignments than one piece of generated code holds"
+    model Chain "x^3 + (1 + 0.01 (n - 1)) x + t - 2 = 0 through a chain of n assignments"
+      parameter Integer n = 60;
+      Real x(start = 1);
+      Real y[n];
+    equation
+      y[1] = x + time;
+      for i in 2:n loop
+        y[i] = y[i - 1] + 0.01*x;
+      end for;
+      x^3 + y[n] = 2;
+      annotation(experiment(StopTime = 1));
+    end Chain;
+  end LongLoop;
 end RunFixes;
