@@ -149,3 +149,17 @@ def test_a_torn_loop_longer_than_one_piece_of_code_computes_all_its_assignments(
         roots = np.roots([1.0, 0.0, coefficient, t - 2.0])
         real = roots[np.abs(roots.imag) < 1e-9].real
         assert x == pytest.approx(real[0], abs=1e-10)
+
+
+# ---------------------------------------------------------------------------- fixed zeros
+def test_a_capacitance_zero_for_good_leaves_no_state():
+    # c.i = C der(c.v) with C = CapVal = 0 (Evaluate = true) is c.i = 0: c.v is no state
+    # (before, the linear system of der(c.v) was singular)
+    from compiler.api import flatten_model
+    from compiler.causalize import causalize
+    system = causalize(flatten_model(RUN_FIXES, "RunFixes.FixedZeros.Divider", environ={}))
+    assert system.states == ()
+    component = "RunFixes_FixedZeros_Divider"
+    result = run("FixedZeros.Divider", step_size=0.1, record=[f"{component}.c.v"])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.c.v"], np.sin(t) * 3 / 4, rtol=0, atol=1e-12)

@@ -129,4 +129,23 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end Chain;
   end LongLoop;
+  package FixedZeros "Capacitances that are zero for good (Evaluate = true) leave no derivative"
+    model Capacitor
+      parameter Real C;
+      Real v;
+      Real i;
+    equation
+      i = C*der(v);
+    end Capacitor;
+    model Divider "u through R1 into a node with R2 and a capacitor of capacitance 0 to ground"
+      parameter Real CapVal = 0 annotation(Evaluate = true);
+      parameter Real R1 = 1;
+      parameter Real R2 = 3;
+      Capacitor c(final C = CapVal);
+      Real u = sin(time);
+    equation
+      (u - c.v)/R1 = c.i + c.v/R2;
+      annotation(experiment(StopTime = 1));
+    end Divider;
+  end FixedZeros;
 end RunFixes;
