@@ -6,9 +6,12 @@ the initialization blocks.
 """
 from __future__ import annotations
 
+from compiler.errors import listed
 from compiler.symbolic import to_text
 from compiler.system import (
     AlgorithmBlock, Assignment, LinearBlock, MixedBlock, NewtonBlock, System, leaf_blocks)
+
+SHOWN_PLACES = 2  # source places of a loop named in a message
 
 INDENT = "  "
 
@@ -146,8 +149,8 @@ def describe_loop(block) -> str:
         kind, names = "mixed system", block.discrete
     else:
         kind, names = "nonlinear system", block.vars
-    where = ", ".join(str(item.span) for item in loop_parts(block))
-    return f"the {kind} for {', '.join(names)}" + (f" ({where})" if where else "")
+    where = listed([str(item.span) for item in loop_parts(block)], SHOWN_PLACES)
+    return f"the {kind} for {listed(names)}" + (f" ({where})" if where else "")
 
 
 def loop_parts(block) -> list:

@@ -422,8 +422,12 @@ def test_cli_check_blocks_reports_errors(tmp_path, capsys):
                     "end Bad;\n")
     assert main(["check", "--blocks", str(path)]) == 1
     err = capsys.readouterr().err
+    # the equations listed by file name (their paths with --verbose)
     assert err == (f"{path}:6:3: error: structurally singular system: no unknown is left for "
-                   f"{path}:6:3: x = 2\n")
+                   f"Bad.mo:6:3: x = 2\n")
+    assert main(["--verbose", "check", "--blocks", str(path)]) == 1
+    assert capsys.readouterr().err == (f"{path}:6:3: error: structurally singular system: no "
+                                       f"unknown is left for {path}:6:3: x = 2\n")
 
 
 def test_algorithm_sections_are_blocks():

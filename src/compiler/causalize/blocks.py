@@ -87,7 +87,7 @@ class BlockBuilder:
         return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
 
     def newton(self, equations, residuals, unknowns) -> NewtonBlock:
-        tears, inner, left = tear(residuals, unknowns)
+        tears, inner, left = tear(residuals, unknowns, self.differentiable)
         assignments = tuple(self.assignment(name, value, equations[k])
                             for k, name, value in inner)
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)

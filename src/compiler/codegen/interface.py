@@ -93,6 +93,9 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
         jacobian=tuple((row, column) for column, rows in enumerate(system.jacobian_rows)
                        for row in rows),
         has_jacobian=builder.has_jacobian, dependencies=_state_outputs(variables, system),
+        has_asserts=bool(system.asserts),
+        guesses=tuple(name for block in system.blocks[:system.n_derivative_blocks]
+                      if type(block) is NewtonBlock for name in block.vars),
         description=system.description,
         experiment=Experiment(experiment.start_time or 0.0, experiment.stop_time,
                               experiment.tolerance, experiment.interval) if experiment else None)

@@ -455,7 +455,7 @@ def _record_constructor(info, call: ast.Call, env):
     names = list(info.members)
     bound = bind_arguments(call, names, f"record {info.name}")
     fields = {name: translate(arg, env) for name, arg in zip(names, bound) if arg is not None}
-    defaults = {name: _field_default(info.members[name], name, env.ctx, fields)
+    defaults = {name: record_field_default(env.ctx, info.members[name], fields)
                 for name in names if name not in fields}
     for name in _default_order(defaults):
         mod = defaults[name]
@@ -466,11 +466,15 @@ def _record_constructor(info, call: ast.Call, env):
     return RecordValue(info.name, {name: fields[name] for name in names})
 
 
-def _field_default(member, name: str, ctx, fields: dict):
-    """The merged modification of a record field in its class, its expressions reading the
-    record's other fields from ``fields`` (filled in as they are computed)."""
+def record_field_default(ctx, member, fields: dict | None = None):
+    """The modification that gives a record field its default in a constructor call: the
+    extends clauses' modifications over the declaration's own (``record M350_50A extends
+    BaseData(mu_i = 1210)``), its expressions reading the record's other fields from
+    ``fields`` (filled in as they are computed); None without one."""
     from compiler.flatten.context import Env
     from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
+    name = member.decl.name
+    fields = {} if fields is None else fields
 
     def reading_fields(scope):
         found = Env(ctx, None, scope)

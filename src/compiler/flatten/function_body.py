@@ -555,29 +555,26 @@ class FunctionScope:
         overloaded = constructor_call(self, info, call)
         if overloaded is not None:
             return overloaded
-        from compiler.flatten.calls import bind_arguments
+        from compiler.flatten.calls import bind_arguments, record_field_default
         names = list(info.members)
         bound = bind_arguments(call, names, f"record {info.name}")
         fields = {}
         for name, arg in zip(names, bound):
-            member = info.members[name]
-            expr = arg if arg is not None else (
-                member.decl.modification.binding if member.decl.modification is not None
-                else None)
-            if expr is None:
+            mod = record_field_default(self.ctx, info.members[name]) if arg is None else None
+            if arg is None and (mod is None or mod.binding is None):
                 raise FlattenError(f"field '{name}' of record {info.name} is not given and has "
                                    "no default", call.span)
-            value = self.expr(expr) if arg is not None else self._default(expr, member)
+            value = self.expr(arg) if arg is not None else self._default(mod.binding)
             fields[name] = self._record_value(value, call.span) \
                 if type(value) is RecordCall else value
         return RecordValue(info.name, fields)
 
-    def _default(self, expr, member):
-        """A record field's default, written in the record's class (its constants)."""
-        from compiler.flatten.context import Env
+    def _default(self, binding):
+        """A record field's default, written in the record's class or in one of its extends
+        clauses (their constants)."""
         from compiler.flatten.translate import translate
         from compiler.flatten.values import to_expr
-        value = translate(expr, Env(self.ctx, None, member.scope))
+        value = translate(binding.expr, binding.env)
         return value if type(value) is RecordValue else to_expr(value)
 
     def _operator(self, op: str, operands: tuple, span):

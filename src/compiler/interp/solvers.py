@@ -21,6 +21,8 @@ MIN_DAMPING = 1e-6          # smallest fraction of a Newton step the line search
 RESIDUAL_TOLERANCE = 1e-10  # an unconverged step still counts when residuals are this small
 SPARSE_SIZE = 60            # linear systems at least this large use sparse LU
 DIFFERENCE_STEP = 1e-7
+BRACKET_FIRST, BRACKET_LAST = 1e-6, 1e12  # a scalar loop's search for a sign change, relative
+BISECTIONS = 200
 
 
 def solve_linear(matrix, rhs, describe):
@@ -80,8 +82,56 @@ def newton(v, slots, residual, jacobian, describe):
 
 
 def _scalar_newton(v, slot, residual, jacobian, describe) -> None:
-    """``newton`` for one unknown, in plain floats (most loops are scalar)."""
+    """``newton`` for one unknown, in plain floats (most loops are scalar). Where the
+    iteration stalls, Newton again from the nearest sign change of the residual (as the
+    generated C does: ``bracket_root`` in model_support.c)."""
     x = float(v[slot])
+    try:
+        _scalar_iteration(v, slot, x, residual, jacobian, describe)
+    except SimulationError:
+        bracketed = _bracket_root(v, slot, x, residual, describe)
+        if bracketed is None:
+            _scalar_residual(v, slot, x, residual, describe)
+            raise
+        _scalar_iteration(v, slot, bracketed, residual, jacobian, describe)
+
+
+def _bracket_root(v, slot, x: float, residual, describe) -> float | None:
+    """A point within the tolerance of the sign change of the residual nearest to ``x``
+    (distances doubling on either side), or None."""
+    def value(point):
+        r = _scalar_residual(v, slot, point, residual, describe, trial=True)
+        return r if math.isfinite(r) else None
+    r_x = value(x)
+    if r_x is None or r_x == 0.0:
+        return None if r_x is None else x
+    a, r_a, b, distance = x, r_x, None, BRACKET_FIRST * (1.0 + abs(x))
+    while b is None and distance < BRACKET_LAST * (1.0 + abs(x)):
+        for probe in (x + distance, x - distance):
+            r_probe = value(probe)
+            if r_probe is not None and (r_probe == 0.0 or (r_probe > 0) != (r_x > 0)):
+                b = probe
+                break
+        distance *= 2.0
+    if b is None:
+        return None
+    for _ in range(BISECTIONS):
+        if abs(b - a) <= NEWTON_TOLERANCE * (1.0 + abs(a)):
+            break
+        middle = 0.5 * (a + b)
+        r_middle = value(middle)
+        if r_middle is None:
+            return None
+        if r_middle == 0.0:
+            return middle
+        if (r_middle > 0) != (r_a > 0):
+            b = middle
+        else:
+            a, r_a = middle, r_middle
+    return 0.5 * (a + b)
+
+
+def _scalar_iteration(v, slot, x: float, residual, jacobian, describe) -> None:
     r = _scalar_residual(v, slot, x, residual, describe)
     for _ in range(NEWTON_MAX_ITERATIONS):
         if r == 0.0:
