@@ -128,43 +128,6 @@ def test_a_failing_assert_in_a_function_is_an_error_naming_the_source_line(fmus)
                          "Functions.saturate: bounds in the wrong order: lo = 0.02, hi = 0")
 
 
-def test_external_functions_are_refused_naming_the_function(flatten):
-    model = flatten("""
-function cbrt
-  input Real x;
-  output Real y;
-external "C" y = cbrt(x);
-end cbrt;
-model UseExternal
-  Real y = cbrt(time);
-end UseExternal;
-""")
-    with pytest.raises(EmitError) as error:
-        emit_c(causalize(model))
-    assert str(error.value) == (f"{flatten.path}:2:1: the external function cbrt is not "
-                                "supported by the C code generator")
-
-
-def test_string_results_are_refused_naming_the_variable(flatten):
-    model = flatten("""
-function label
-  input Real x;
-  output String s;
-algorithm
-  s := String(x);
-end label;
-model UseLabel
-  Real y = time;
-equation
-  assert(label(y) <> "", "empty");
-end UseLabel;
-""")
-    with pytest.raises(EmitError) as error:
-        emit_c(causalize(model))
-    assert str(error.value) == (f"{flatten.path}:4:3: the String variable s of label is not "
-                                "supported by the C code generator")
-
-
 def test_unsupported_statements_are_refused_at_their_line(flatten):
     model = flatten("""
 function corner

@@ -126,7 +126,11 @@ class Sequence:
         self.writer.count(block.value)
         value = self.writer.text(block.value)
         self.flush()
-        self.lines.append(f"{self.target(block.var)} = {value};{_comment(block.var, block.span)}")
+        comment = _comment(block.var, block.span)
+        if block.var.startswith("pre("):
+            self.lines.append(f"{self.target(block.var)} = {value};{comment}")
+        else:
+            self.lines.append(self.writer.slot(block.var).assignment(value, comment))
 
     def _linear(self, block: LinearBlock) -> None:
         n = len(block.vars)
@@ -265,7 +269,7 @@ def function_text(comment: str, signature: str, lines: list[str], result: str = 
 
 
 _COMMENT = re.compile(r"/\*.*?\*/")
-_MODEL_USE = re.compile(r"\b(?:R|INT|ENUM|BOOL|STR|PRE_R|PRE_INT|PRE_ENUM|PRE_BOOL)\(|\bm\b")
+_MODEL_USE = re.compile(r"\b(?:R|INT|ENUM|BOOL|STR|OBJECT|PRE_R|PRE_INT|PRE_ENUM|PRE_BOOL)\(|\bm\b")
 
 
 def uses_model(lines) -> bool:
@@ -288,7 +292,7 @@ class AlgorithmCode:
         lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
         for name, value in zip(block.outputs, block.initial_values):
             before, text = self.value(value)
-            lines += before + [f"{self.writer.slot(name).text} = {text};"]
+            lines += before + [self.writer.slot(name).assignment(text)]
         return lines + self.statements(block.statements)
 
     def statements(self, items) -> list[str]:
@@ -311,7 +315,7 @@ class AlgorithmCode:
         kind = type(item)
         if kind is AssignStatement:
             before, value = self.value(item.value)
-            return before + [f"{self.writer.slot(item.target).text} = {value};"]
+            return before + [self.writer.slot(item.target).assignment(value)]
         if kind is IfStatement:
             return self._if(item)
         if kind is WhileStatement:

@@ -9,7 +9,7 @@ matrix products and calls that need statements first go to ``pre`` before their 
 from __future__ import annotations
 
 from compiler import flat
-from compiler.codegen.cexpr import c_constant, c_type
+from compiler.codegen.cexpr import c_constant
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import source_place
 from compiler.fmu.c_tables import c_string
@@ -183,6 +183,8 @@ class BodyWriter:
             return "%d", [f"(int){self.expr(value)}"]
         if type_ == "Boolean":
             return "%s", [f'{self.expr(value)} ? "true" : "false"']
+        if type_ == "String":   # String(x, options), calls, variables
+            return "%s", [_bare(self.expr(value))]
         raise self.error("this assert message", span)
 
     def _assign(self, item) -> list[str]:
@@ -218,7 +220,7 @@ class BodyWriter:
                 scratch = self.fresh("unused")
                 sizes = self.code.output_sizes(self, callee, call.args, output)
                 count = " * ".join(sizes) if sizes else "1"
-                lines.append(f"{c_type(output.type)} {scratch}[{count}];")
+                lines.append(f"{self.code.c_type(output.type)} {scratch}[{count}];")
                 outputs.append(scratch)
             elif output.dims:
                 outputs.append(self.locals[target.name].c_name)
@@ -278,6 +280,8 @@ class BodyWriter:
             return self.code.functions[name].outputs[0].type
         if name in ("size", "integer", "Integer", "ndims"):
             return "Integer"
+        if name == "String":
+            return "String"
         if name in ("sum", "product", "min", "max", "abs", "sign", "div", "mod", "rem", "noEvent",
                     "fill"):
             return _promote(*(self.type_of(arg) for arg in node.args[:1 if name == "fill" else None]))
@@ -359,13 +363,15 @@ class BodyWriter:
             return f"({condition} ? {then} : {else_})"
         result = self.fresh("value")
         self.pre = outer + [
-            f"{c_type(self.type_of(node))} {result};", f"if ({_bare(condition)}) {{",
+            f"{self.code.c_type(self.type_of(node))} {result};", f"if ({_bare(condition)}) {{",
             *(INDENT + line for line in then_pre), f"{INDENT}{result} = {then};", "} else {",
             *(INDENT + line for line in else_pre), f"{INDENT}{result} = {else_};", "}"]
         return result
 
     def _binary(self, node, operand) -> str:
         op = node.op
+        if self.type_of(node.left) == "String" or self.type_of(node.right) == "String":
+            return self._string_binary(node, operand)
         if op in ("^", ".^"):
             if self.type_of(node.left) == "Integer" and self.type_of(node.right) == "Integer":
                 return f"integer_power({operand(node.left)}, {operand(node.right)})"
@@ -377,6 +383,35 @@ class BodyWriter:
                 self.type_of(node.right) == "Integer":
             left = f"(double)({left})"
         return f"({left} {_C_INFIX[op]} {operand(node.right)})"
+
+    def _string_binary(self, node, operand) -> str:
+        """``a + b`` (concatenation) and the relations of Strings."""
+        left, right = _bare(operand(node.left)), _bare(operand(node.right))
+        self.code.support = True
+        if node.op == "+":
+            return f"string_concat(m, {left}, {right})"
+        if node.op not in _RELATIONS[:6]:
+            raise self.error(f"the operator {node.op} on Strings")
+        return f"(string_compare({left}, {right}) {_C_INFIX[node.op]} 0)"
+
+    def _string(self, args) -> str:
+        """``String(x)``, ``String(x, format)``, ``String(x, minimumLength, leftJustified,
+        significantDigits)`` (external_support.h)."""
+        self.code.support = True
+        value = _bare(self.expr(args[0]))
+        type_ = self.type_of(args[0])
+        if len(args) == 2:
+            return f"string_formatted(m, {value}, {_bare(self.expr(args[1]))})"
+        options = [_bare(self.expr(arg)) for arg in args[1:]] or ["0", "true", "6"]
+        if type_ == "Real":
+            return f"string_of_real(m, {value}, {', '.join(options)})"
+        if type_ == "Boolean":
+            return f"string_of_boolean(m, {value}, {', '.join(options[:2])})"
+        if type_ == "String":
+            return value
+        if type_ != "Integer":   # an enumeration: its literal's name
+            raise self.error("String() of an enumeration")
+        return f"string_of_integer(m, {value}, {', '.join(options[:2])})"
 
     def _indexed(self, node, position: str | None = None) -> str:
         """An element of an array variable; for a slice (ranges among the subscripts) the
@@ -424,7 +459,7 @@ class BodyWriter:
             result = self.fresh(self.code.identifier(callee.outputs[0].name))
             self.locals[f"${result}"] = Local(result, callee.outputs[0].type)
             lines = self._call_statement(node, (flat.Var(f"${result}"),))   # takes self.pre
-            self.pre = lines[:-1] + [f"{c_type(callee.outputs[0].type)} {result};", lines[-1]]
+            self.pre = lines[:-1] + [f"{self.code.c_type(callee.outputs[0].type)} {result};", lines[-1]]
             return result
         if name == "size":
             local = self.locals.get(args[0].name) if type(args[0]) is flat.Var else None
@@ -441,6 +476,8 @@ class BodyWriter:
             return f"{function}({self.expr(args[0])}, {self.expr(args[1])})"
         if name == "Integer":
             return f"(int32_t)({self.expr(args[0])})"
+        if name == "String":
+            return self._string(args)
         if name in MATH:
             return self._math(name, args, self.expr)
         raise self.error(f"the built-in {name}()")
@@ -470,7 +507,7 @@ class BodyWriter:
             return self._binary(node, lambda item: self.element(item, index))
         if kind is flat.ArrayExpr:
             items = _flattened(node)
-            type_ = c_type(self.type_of(node))
+            type_ = self.code.c_type(self.type_of(node))
             return f"((const {type_}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
         if kind is flat.RangeExpr:
             step = self.expr(node.step) if node.step is not None else "1"
@@ -498,7 +535,7 @@ class BodyWriter:
         i = self.fresh("i") if rows != "1" else None   # vectors need no loop over their 1
         j = self.fresh("j") if columns != "1" else None
         k = self.fresh("k")
-        type_ = c_type(self.type_of(node))
+        type_ = self.code.c_type(self.type_of(node))
         left_index = f"{i} * {inner} + {k}" if i else k
         right_index = f"{k} * {columns} + {j}" if j else k
         result_index = f"{i} * {columns} + {j}" if i and j else i or j
@@ -525,7 +562,7 @@ class BodyWriter:
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre += [f"{c_type(type_)} {temp}[{total}];",
+        self.pre += [f"{self.code.c_type(type_)} {temp}[{total}];",
                      f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
         return temp, shape
 
@@ -536,7 +573,7 @@ class BodyWriter:
     def _reduce(self, operator: str, neutral: str, node) -> str:
         total, k = self.fresh("total"), self.fresh("k")
         count = " * ".join(self.shape(node))
-        type_ = c_type(self.type_of(node))
+        type_ = self.code.c_type(self.type_of(node))
         element = self.element(node, k)
         self.pre += [f"{type_} {total} = {neutral};",
                      f"for (size_t {k} = 0; {k} < {count}; {k}++) {total} {operator} {element};"]
@@ -545,7 +582,7 @@ class BodyWriter:
     def _extreme(self, name: str, node) -> str:
         best, k = self.fresh(name), self.fresh("k")
         count = " * ".join(self.shape(node))
-        type_ = c_type(self.type_of(node))
+        type_ = self.code.c_type(self.type_of(node))
         better = "<" if name == "min" else ">"
         self.pre += [f"{type_} {best} = {self.element(node, '0')};",
                      f"for (size_t {k} = 1; {k} < {count}; {k}++) if ({self.element(node, k)} "

@@ -15,6 +15,7 @@ import re
 from compiler import flat
 from compiler.codegen.cexpr import c_type
 from compiler.codegen.errors import EmitError
+from compiler.codegen.external import ExternalCalls
 from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
@@ -22,22 +23,29 @@ from compiler.fmu.interface import C_KEYWORDS
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
 
-_TYPES = {"Real": "double", "Integer": "int32_t", "Boolean": "bool"}
+_TYPES = {"Real": "double", "Integer": "int32_t", "Boolean": "bool", "String": "const char *"}
 # names a variable of a function must not take: the model argument and the C functions the
 # body may call
 RESERVED_NAMES = frozenset({
     "m", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
     "log", "log10", "sqrt", "pow", "fabs", "fmin", "fmax", "floor", "ceil", "trunc",
-    "model_log", "true", "false", "bool", "size_t", "int32_t", "int64_t"})
+    "model_log", "true", "false", "bool", "size_t", "int32_t", "int64_t", "string_concat",
+    "string_of_real", "string_of_integer", "string_of_boolean", "string_formatted",
+    "string_compare", "string_assign", "frame_", "NULL"})
 
 
 class FunctionCode:
-    """The C of a model's user functions (see the module docstring)."""
+    """The C of a model's user functions (see the module docstring). ``objects``: the
+    names of the model's external object classes (their values are ``void *``).
+    ``support``: the code uses external_support.h (Strings it makes, external functions)."""
 
-    def __init__(self, functions):
+    def __init__(self, functions, objects=frozenset()):
         self.functions = {item.name: item for item in functions}
+        self.objects = frozenset(objects)
+        self.externals = ExternalCalls(self.objects)
         self.used: list[str] = []   # in order of first use
         self.numbers = 0   # calls and branches in model code so far: their locals' names
+        self.support = False
 
     def next_number(self) -> int:
         """A number for the locals of one call (unique in the model: writers of one C
@@ -59,18 +67,27 @@ class FunctionCode:
         if name not in self.used:
             self.used.append(name)
 
+    def c_type(self, type_: str) -> str:
+        """The C type of values of Modelica type ``type_`` in generated code."""
+        if type_ in self.objects:
+            return "void *"
+        return _TYPES.get(type_) or c_type(type_)
+
     def signature(self, function: flat.Function) -> str:
         parameters = ["ModelData *m"]
         for item in function.inputs:
             name = self.identifier(item.name)
+            type_ = self.c_type(item.type)
             if item.dims:
-                parameters.append(f"const {_c_type(function, item)} *{name}")
+                pointer = f"{type_}const *" if type_.endswith("*") else f"const {type_} *"
+                parameters.append(f"{pointer}{name}")
                 parameters += [f"size_t {name}_n{k + 1}" for k in range(len(item.dims))]
             else:
-                parameters.append(f"{_c_type(function, item)} {name}")
+                parameters.append(_declarator(type_, name))
         for item in function.outputs:
             name = self.identifier(item.name)
-            parameters.append(f"{_c_type(function, item)} *{name}{'' if item.dims else '_out'}")
+            parameters.append(_declarator(f"{_pointer(self.c_type(item.type))}",
+                                          f"{name}{'' if item.dims else '_out'}"))
         return f"static Status {self.c_name(function)}({', '.join(parameters)})"
 
     # ------------------------------------------------------------------- function bodies
@@ -86,9 +103,6 @@ class FunctionCode:
         return ["/* user functions */\n" + prototypes] + texts
 
     def _definition(self, function: flat.Function) -> str:
-        if function.external is not None:
-            raise EmitError(f"the external function {function.name} is not supported by the C "
-                            "code generator", function.span)
         locals_: dict[str, Local] = {}
         writer = BodyWriter(self, function, locals_)
         for item in function.inputs:
@@ -98,7 +112,11 @@ class FunctionCode:
         lines = []
         for item in function.outputs + function.locals:
             lines += self._declaration(writer, item, item in function.outputs)
-        lines += writer.statements(function.algorithm)
+        if function.external is not None:
+            self.support = True
+            lines += self.externals.call_lines(writer, function)
+        else:
+            lines += writer.statements(function.algorithm)
         lines += self.return_lines(function, locals_)
         body = "\n".join(INDENT + line if line else "" for line in lines)
         unused = [name for name in _parameter_names(self.signature(function))
@@ -113,14 +131,14 @@ class FunctionCode:
     def _declaration(self, writer: BodyWriter, item: flat.FunctionVar, output: bool) -> list[str]:
         """Declaration and default of an output or protected variable."""
         name = self.identifier(item.name)
-        type_ = _c_type(writer.function, item)
+        type_ = self.c_type(item.type)
         lines = []
         if not item.dims:
             writer.locals[item.name] = Local(name, item.type)
             if item.default is None:
-                return [f"{type_} {name} = {'false' if type_ == 'bool' else '0'};"]
+                return [f"{_declarator(type_, name)} = {_zero(type_)};"]
             value = writer.expr(item.default)
-            return writer.take() + [f"{type_} {name} = {value};"]
+            return writer.take() + [f"{_declarator(type_, name)} = {value};"]
         if any(dim is None for dim in item.dims):
             raise EmitError(f"the array {item.name} of {writer.function.name} has a size only "
                             "its binding gives, which the C code generator does not support",
@@ -135,12 +153,13 @@ class FunctionCode:
         local = Local(name, item.type, tuple(sizes))
         writer.locals[item.name] = local
         if not output:
-            lines.append(f"{type_} {name}[{local.count}];")
+            lines.append(f"{_declarator(type_, name)}[{local.count}];")
         if item.default is not None:
             lines += writer._array_assign(local, item.default, item.span)
         else:
             k = writer.fresh("k")
-            lines.append(f"for (size_t {k} = 0; {k} < {local.count}; {k}++) {name}[{k}] = 0;")
+            lines.append(f"for (size_t {k} = 0; {k} < {local.count}; {k}++) {name}[{k}] = "
+                         f"{_zero(type_)};")
         return lines
 
     def return_lines(self, function: flat.Function, locals_: dict) -> list[str]:
@@ -218,7 +237,7 @@ class FunctionCode:
                                 f"{len(shape)} dimensions, not {len(item.dims)}", callee.span)
             if shape:
                 elements = ", ".join(writer.text(leaf) for leaf in _leaves(arg))
-                texts.append(f"(const {_c_type(callee, item)}[]){{{elements}}}")
+                texts.append(f"({_constant(self.c_type(item.type))}[]){{{elements}}}")
                 texts += [str(size) for size in shape]
             else:
                 texts.append(writer.text(arg))
@@ -230,13 +249,13 @@ class FunctionCode:
                 raise EmitError(f"the size of the output {item.name} of {callee.name} is not "
                                 "known at the call", item.span or callee.span)
             name = f"{self.identifier(callee.name.rsplit('.', 1)[-1])}{number}_{self.identifier(item.name)}"
-            type_ = _c_type(callee, item)
+            type_ = self.c_type(item.type)
             if item.dims:
-                declarations.append(f"{type_} {name}[{count(shape)}];")
+                declarations.append(f"{_declarator(type_, name)}[{count(shape)}];")
                 pointers.append(name)
                 results += [f"{name}[{k}]" for k in range(count(shape))]
             else:
-                declarations.append(f"{type_} {name};")
+                declarations.append(f"{_declarator(type_, name)};")
                 pointers.append(f"&{name}")
                 results.append(name)
         arguments = ", ".join(["m"] + texts + pointers)
@@ -249,11 +268,24 @@ def _parameter_names(signature: str) -> list[str]:
     return [re.split(r"[\s*]+", parameter.strip())[-1] for parameter in inside.split(",")]
 
 
-def _c_type(function: flat.Function, item: flat.FunctionVar) -> str:
-    if item.type == "String":
-        raise EmitError(f"the String variable {item.name} of {function.name} is not supported "
-                        "by the C code generator", item.span or function.span)
-    return _TYPES.get(item.type) or c_type(item.type)
+def _declarator(type_: str, name: str) -> str:
+    """``double x``, ``const char *s``: a declaration of ``name`` of C type ``type_``."""
+    return f"{type_}{name}" if type_.endswith("*") else f"{type_} {name}"
+
+
+def _pointer(type_: str) -> str:
+    """The C type of a pointer to ``type_`` values."""
+    return f"{type_}*" if type_.endswith("*") else f"{type_} *"
+
+
+def _constant(type_: str) -> str:
+    """``type_`` made const (a pointer type: the pointer)."""
+    return f"{type_}const" if type_.endswith("*") else f"const {type_}"
+
+
+def _zero(type_: str) -> str:
+    """The initial value of a variable of C type ``type_``."""
+    return {"bool": "false", "const char *": '""', "void *": "NULL"}.get(type_, "0")
 
 
 def _ir_shape(node) -> tuple:

@@ -108,13 +108,24 @@ def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
         args = tuple(scope.expr(arg) for arg in clause.args)
         output = clause.output.parts[0].name if clause.output is not None else ""
         return flat.ExternalCall(language, clause.function, args, output, **linkage)
-    outputs = ports["output"]
+    outputs = [var for port in ports["output"] for var in port.variables]
     if len(outputs) > 1:
         raise FlattenError("an external function with several outputs needs an explicit call",
                            clause.span)
-    args = tuple(flat.Var(port.name) for port in ports["input"])
-    return flat.ExternalCall(language, scope.entry.name, args, outputs[0].name if outputs else "",
-                             **linkage)
+    # the default mapping (MLS 12.9.1): the inputs in order, each array followed by its
+    # sizes; a scalar output is the result, an array output the last argument
+    returned = outputs[0].name if outputs and not outputs[0].dims else ""
+    passed = [var for port in ports["input"] for var in port.variables] + \
+        [var for var in outputs if var.dims]
+    args = tuple(arg for var in passed for arg in _with_sizes(var))
+    return flat.ExternalCall(language, scope.entry.name, args, returned, **linkage)
+
+
+def _with_sizes(var: flat.FunctionVar) -> tuple:
+    """A variable as the default mapping passes it: an array with its sizes after it."""
+    sizes = tuple(flat.Call("size", (flat.Var(var.name), flat.Const(k + 1)))
+                  for k in range(len(var.dims)))
+    return (flat.Var(var.name),) + sizes
 
 
 def _linkage(scope: FunctionScope, clause) -> dict:
