@@ -13,7 +13,7 @@ from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text
 from compiler.codegen.function_body import INDENT
 from compiler.codegen.events import (
     assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
-    initial_latch_lines, latch_update_lines, next_sample_lines, when_clause_lines)
+    initial_latch_lines, latch_update_lines, next_event_lines, when_clause_lines)
 from compiler.codegen.functions import FunctionCode
 from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout
 from compiler.codegen.jacobian import jacobian_parts
@@ -234,7 +234,7 @@ class _Module:
             flag = context.slots[TERMINATE_FLAG].text
             lines.append(f"if ({flag}) update->terminate_simulation = true;")
         lines += discrete_change_lines(context, system)
-        lines += next_sample_lines(context, system)
+        lines += next_event_lines(context, system)
         if not any("update" in line for line in lines):
             lines.append("(void)update;")
         return function_text(

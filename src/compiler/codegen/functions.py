@@ -119,8 +119,9 @@ class FunctionCode:
             lines += writer.statements(function.algorithm)
         lines += self.return_lines(function, locals_)
         body = "\n".join(INDENT + line if line else "" for line in lines)
+        code = _STRING_LITERAL.sub('""', body)
         unused = [name for name in _parameter_names(self.signature(function))
-                  if not re.search(rf"\b{name}\b", body)]
+                  if not re.search(rf"\b{name}\b", code)]
         if unused:   # sizes of fixed-size arrays, the model when nothing logs
             body = f"{INDENT}{', '.join(f'(void){name}' for name in unused)};\n{body}"
         description = f": {function.description}" if function.description else ""
@@ -261,6 +262,9 @@ class FunctionCode:
         arguments = ", ".join(["m"] + texts + pointers)
         writer.lines.extend(declarations + [f"CHECK({self.c_name(callee)}({arguments}));"])
         return results
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def _parameter_names(signature: str) -> list[str]:
