@@ -12,6 +12,7 @@ from compiler import flat
 from compiler.codegen.cexpr import c_constant
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import source_place
+from compiler.flatten.walk import nodes
 from compiler.fmu.c_tables import c_string
 
 INDENT = "    "
@@ -196,6 +197,9 @@ class BodyWriter:
             return self._call_statement(call, target.elements)
         if type(target) is flat.Var and self.locals[target.name].sizes:
             return self._array_assign(self.locals[target.name], item.value, item.span)
+        if type(target) is flat.Index and any(type(item) is flat.RangeExpr
+                                              for item in target.subscripts):
+            return self._slice_assign(target, item.value)
         target_text = self.lvalue(target)
         value = self.expr(item.value)
         return self.take() + [f"{target_text} = {_bare(value)};"]
@@ -208,10 +212,31 @@ class BodyWriter:
         return self.take() + [f"for (size_t {k} = 0; {k} < {local.count}; {k}++) "
                               f"{local.c_name}[{k}] = {element};"]
 
+    def _slice_assign(self, target, value) -> list[str]:
+        """``x[i:j, ...] := value``, element by element; the value is copied first when it
+        reads the array assigned (``x[2:3] := x[1:2]``)."""
+        if type(value) is flat.Call and value.name in self.code.functions:
+            raise self.error("assigning a function's array result to an array slice")
+        count = " * ".join(self.shape(target))
+        k = self.fresh("k")
+        if target.base.name in _names(value):
+            type_ = self.code.c_type(self.type_of(value))
+            temp, j = self.fresh("array"), self.fresh("k")
+            self.pre += [f"{type_} {temp}[{array_size(count)}];",
+                         f"for (size_t {j} = 0; {j} < {count}; {j}++) {temp}[{j}] = "
+                         f"{self.element(value, j)};"]
+            element = f"{temp}[{k}]"
+        else:
+            element = self.element(value, k)
+        return self.take() + [f"for (size_t {k} = 0; {k} < {count}; {k}++) "
+                              f"{self._indexed(target, k)} = {element};"]
+
     def _call_statement(self, call, targets) -> list[str]:
         """A call of a user function whose outputs go to ``targets`` (None: discarded)."""
         callee = self.code.functions[call.name]
-        arguments = self.code.argument_texts(self, callee, call.args)
+        # an input is a value: an array the call also writes (x := f(x)) is passed as a copy
+        written = set().union(*(_names(target) for target in targets if target is not None))
+        arguments = self.code.argument_texts(self, callee, call.args, written)
         lines = self.take()
         outputs = []
         for position, output in enumerate(callee.outputs):
@@ -220,7 +245,7 @@ class BodyWriter:
                 scratch = self.fresh("unused")
                 sizes = self.code.output_sizes(self, callee, call.args, output)
                 count = " * ".join(sizes) if sizes else "1"
-                lines.append(f"{self.code.c_type(output.type)} {scratch}[{count}];")
+                lines.append(f"{self.code.c_type(output.type)} {scratch}[{array_size(count)}];")
                 outputs.append(scratch)
             elif output.dims:
                 outputs.append(self.locals[target.name].c_name)
@@ -548,21 +573,22 @@ class BodyWriter:
                 lines = [f"for (size_t {index} = 0; {index} < {count}; {index}++) {{",
                          *(INDENT + line for line in lines), "}"]
         size = " * ".join(size for size in (rows, columns) if size != "1")
-        self.pre += [f"{type_} {result}[{size}];", *lines]
+        self.pre += [f"{type_} {result}[{array_size(size)}];", *lines]
         return result
 
-    def materialized(self, node, type_: str | None = None) -> tuple[str, tuple[str, ...]]:
+    def materialized(self, node, type_: str | None = None,
+                     copy: bool = False) -> tuple[str, tuple[str, ...]]:
         """(C array, sizes) of an array expression: a variable itself (of Modelica type
-        ``type_`` if given), else a local array its elements are copied into (statements in
-        ``pre``)."""
+        ``type_`` if given) unless ``copy``, else a local array its elements are copied into
+        (statements in ``pre``)."""
         shape = self.shape(node)
         type_ = type_ or self.type_of(node)
-        if type(node) is flat.Var and self.locals[node.name].type == type_:
+        if type(node) is flat.Var and self.locals[node.name].type == type_ and not copy:
             return self.locals[node.name].c_name, shape
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre += [f"{self.code.c_type(type_)} {temp}[{total}];",
+        self.pre += [f"{self.code.c_type(type_)} {temp}[{array_size(total)}];",
                      f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
         return temp, shape
 
@@ -588,6 +614,12 @@ class BodyWriter:
                      f"for (size_t {k} = 1; {k} < {count}; {k}++) if ({self.element(node, k)} "
                      f"{better} {best}) {best} = {self.element(node, k)};"]
         return best
+
+
+def array_size(count: str) -> str:
+    """The length to declare a C array of ``count`` elements with: C forbids zero-length
+    arrays (model.h's ARRAY_SIZE gives one element for none)."""
+    return count if count.isdigit() and int(count) > 0 else f"ARRAY_SIZE({count})"
 
 
 def _bare(text: str) -> str:
@@ -637,6 +669,11 @@ def _flattened(node) -> list:
     if type(node) is flat.ArrayExpr:
         return [leaf for item in node.elements for leaf in _flattened(item)]
     return [node]
+
+
+def _names(node) -> set:
+    """The variables an expression of a function body reads."""
+    return {item.name for item in nodes(node) if type(item) is flat.Var}
 
 
 def _name_of(locals_: dict, local: Local) -> str:

@@ -16,10 +16,11 @@ from compiler import flat
 from compiler.codegen.cexpr import c_type
 from compiler.codegen.errors import EmitError
 from compiler.codegen.external import ExternalCalls
-from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t
+from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t, array_size
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.interface import C_KEYWORDS
+from compiler.flatten.walk import nodes
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
 
@@ -117,7 +118,8 @@ class FunctionCode:
             lines += self.externals.call_lines(writer, function)
         else:
             lines += writer.statements(function.algorithm)
-        lines += self.return_lines(function, locals_)
+        unused = _unused_locals(function, locals_, lines)
+        lines += [f"(void){name};" for name in unused] + self.return_lines(function, locals_)
         body = "\n".join(INDENT + line if line else "" for line in lines)
         code = _STRING_LITERAL.sub('""', body)
         unused = [name for name in _parameter_names(self.signature(function))
@@ -154,12 +156,14 @@ class FunctionCode:
         local = Local(name, item.type, tuple(sizes))
         writer.locals[item.name] = local
         if not output:
-            lines.append(f"{_declarator(type_, name)}[{local.count}];")
+            lines.append(f"{_declarator(type_, name)}[{array_size(local.count)}];")
         if item.default is not None:
             lines += writer._array_assign(local, item.default, item.span)
         else:
+            # a protected array of no elements has one: it is set too (gcc checks reads)
             k = writer.fresh("k")
-            lines.append(f"for (size_t {k} = 0; {k} < {local.count}; {k}++) {name}[{k}] = "
+            count = local.count if output else array_size(local.count)
+            lines.append(f"for (size_t {k} = 0; {k} < {count}; {k}++) {name}[{k}] = "
                          f"{_zero(type_)};")
         return lines
 
@@ -173,7 +177,10 @@ class FunctionCode:
         return "return StatusError;"
 
     # ----------------------------------------------------- calls inside function bodies
-    def argument_texts(self, writer: BodyWriter, callee: flat.Function, args) -> list[str]:
+    def argument_texts(self, writer: BodyWriter, callee: flat.Function, args,
+                       written=frozenset()) -> list[str]:
+        """The C arguments of a call in a function body; an array argument reading one of
+        the variables the call ``written`` assigns is passed as a copy."""
         texts = []
         for item, arg in zip(callee.inputs, args):
             if not item.dims:
@@ -183,7 +190,8 @@ class FunctionCode:
             if len(shape) != len(item.dims):
                 raise writer.error(f"an argument of {len(shape)} dimensions for {item.name} "
                                    f"of {callee.name}")
-            array, sizes = writer.materialized(arg, item.type)
+            copy = any(node.name in written for node in nodes(arg) if type(node) is flat.Var)
+            array, sizes = writer.materialized(arg, item.type, copy)
             texts += [array, *sizes]
         return texts
 
@@ -238,7 +246,9 @@ class FunctionCode:
                                 f"{len(shape)} dimensions, not {len(item.dims)}", callee.span)
             if shape:
                 elements = ", ".join(writer.text(leaf) for leaf in _leaves(arg))
-                texts.append(f"({_constant(self.c_type(item.type))}[]){{{elements}}}")
+                # C has no empty array literals: an empty array is no array
+                texts.append(f"({_constant(self.c_type(item.type))}[]){{{elements}}}"
+                             if elements else "NULL")
                 texts += [str(size) for size in shape]
             else:
                 texts.append(writer.text(arg))
@@ -252,7 +262,7 @@ class FunctionCode:
             name = f"{self.identifier(callee.name.rsplit('.', 1)[-1])}{number}_{self.identifier(item.name)}"
             type_ = self.c_type(item.type)
             if item.dims:
-                declarations.append(f"{_declarator(type_, name)}[{count(shape)}];")
+                declarations.append(f"{_declarator(type_, name)}[{array_size(str(count(shape)))}];")
                 pointers.append(name)
                 results += [f"{name}[{k}]" for k in range(count(shape))]
             else:
@@ -262,6 +272,14 @@ class FunctionCode:
         arguments = ", ".join(["m"] + texts + pointers)
         writer.lines.extend(declarations + [f"CHECK({self.c_name(callee)}({arguments}));"])
         return results
+
+
+def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:
+    """The C names of protected variables the body never reads or writes after declaring
+    them (gcc would warn)."""
+    code = _STRING_LITERAL.sub('""', "\n".join(lines))
+    names = [locals_[item.name].c_name for item in function.locals if item.name in locals_]
+    return [name for name in names if len(re.findall(rf"\b{name}\b", code)) == 1]
 
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')

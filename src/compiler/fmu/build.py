@@ -96,9 +96,18 @@ def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier:
                      *link_libraries], sources_dir)
         if link.returncode != 0:
             raise _failure(identifier, link)
-    warnings = "\n".join(r.stderr.strip() for r in results[:len(source_names)] + [link]
-                         if r.stderr.strip())
+    linked = _own_lines(link.stderr, library.sources)
+    warnings = "\n".join(text for text in [r.stderr.strip() for r in results[:len(source_names)]]
+                         + [linked] if text)
     return BuildResult(target, warnings)
+
+
+def _own_lines(messages: str, library_sources) -> str:
+    """The linker's messages without those about library code (glibc warns where a
+    library calls tmpnam, say)."""
+    stems = [Path(name).stem for name in library_sources]
+    return "\n".join(line for line in messages.strip().splitlines()
+                     if not any(f"{stem}.o" in line or f"{stem}.c:" in line for stem in stems))
 
 
 def _compile(command: list[str], cwd: Path, cache: Path | None) -> subprocess.CompletedProcess:

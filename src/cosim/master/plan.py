@@ -496,8 +496,12 @@ def _checked_shape(planned: PlannedComponent, variable: VariableInfo) -> Variabl
 
 
 def _recorded(name: str, index, infos, signals) -> list[Column]:
-    """The columns of ``--record NAME``: a variable, or one element ``NAME[i,j]``."""
+    """The columns of ``--record NAME``: a variable (``x[1]`` too, where an FMU shows array
+    elements as scalars), or one element ``NAME[i,j]`` of an array variable."""
     base, bracket, rest = name.partition("[")
+    whole = _split(name, index) if bracket else None
+    if whole is not None and infos[whole[0]].variable(whole[1]) is not None:
+        base, bracket = name, ""
     split = _split(base, index)
     if split is None:
         raise PlanError(f"record '{name}': no component of that name "
