@@ -77,10 +77,12 @@ class Sequence:
     start value is settable). Locals shared between blocks are declared at function scope.
     """
 
-    def __init__(self, context: Context, initial: bool = False, skip=frozenset()):
+    def __init__(self, context: Context, initial: bool = False, skip=frozenset(),
+                 split: bool = True):
         self.context = context
         self.initial = initial
         self.skip = skip
+        self.split = split   # False: one piece, for a body that must stay one function
         self.writer = context.writer(initial)
         self.lines: list[str] = []
         self.parts = [self.lines]   # consecutive pieces of about PART_LINES lines
@@ -88,7 +90,7 @@ class Sequence:
 
     def add_all(self, blocks) -> "Sequence":
         for block in blocks:
-            if len(self.lines) >= PART_LINES:
+            if self.split and len(self.lines) >= PART_LINES:
                 self.next_part()
             self.add(block)
         return self
@@ -198,7 +200,7 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
         return known
     stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
     residual = f"{stem}_residual"
-    body = Sequence(context, initial)
+    body = Sequence(context, initial, split=False)   # x is copied in at its start
     body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
     body.add_all(block.inner)
     for item in block.residuals:
