@@ -184,8 +184,8 @@ const char *string_concat(ModelData *m, const char *a, const char *b) {
     return text;
 }
 
-/* `text` padded with blanks to `minimum_length`, on the right when left justified */
-static const char *justified(const char *text, int32_t minimum_length, bool left_justified) {
+const char *string_padded(ModelData *m, const char *text, int32_t minimum_length, bool left_justified) {
+    (void)m;
     const size_t length = strlen(text);
     const size_t width = minimum_length > 0 && (size_t)minimum_length > length ? (size_t)minimum_length : length;
     char *result = ModelicaAllocateString(width);
@@ -197,22 +197,19 @@ static const char *justified(const char *text, int32_t minimum_length, bool left
 
 const char *string_of_real(ModelData *m, double x, int32_t minimum_length, bool left_justified,
                            int32_t significant_digits) {
-    (void)m;
     char number[NUMBER_SIZE];
     snprintf(number, sizeof number, "%.*g", significant_digits > 0 ? (int)significant_digits : 1, x);
-    return justified(number, minimum_length, left_justified);
+    return string_padded(m, number, minimum_length, left_justified);
 }
 
 const char *string_of_integer(ModelData *m, int64_t x, int32_t minimum_length, bool left_justified) {
-    (void)m;
     char number[NUMBER_SIZE];
     snprintf(number, sizeof number, "%lld", (long long)x);
-    return justified(number, minimum_length, left_justified);
+    return string_padded(m, number, minimum_length, left_justified);
 }
 
 const char *string_of_boolean(ModelData *m, bool x, int32_t minimum_length, bool left_justified) {
-    (void)m;
-    return justified(x ? "true" : "false", minimum_length, left_justified);
+    return string_padded(m, x ? "true" : "false", minimum_length, left_justified);
 }
 
 /* Whether `format` is one printf conversion without its '%': flags, width, precision, and an

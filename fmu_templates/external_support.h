@@ -70,6 +70,8 @@ const char *string_of_real(ModelData *m, double x, int32_t minimum_length, bool 
 const char *string_of_integer(ModelData *m, int64_t x, int32_t minimum_length, bool left_justified);
 const char *string_of_boolean(ModelData *m, bool x, int32_t minimum_length, bool left_justified);
 const char *string_formatted(ModelData *m, double x, const char *format);
+/* `text` with blanks up to `minimum_length` characters, after it when left justified */
+const char *string_padded(ModelData *m, const char *text, int32_t minimum_length, bool left_justified);
 /* Store a copy of `value` in a String slot of the model (the runtime owns it) */
 Status string_assign(ModelData *m, char **slot, const char *value);
 /* Lexicographic comparison of Modelica Strings (a NULL pointer reads as "") */

@@ -64,9 +64,16 @@ def loop_text(block) -> str:
     return text
 
 
+# C99 compilers need support string literals of 4095 characters only (gcc warns beyond)
+DESCRIPTION_LIMIT = 1000
+
+
 def described(block) -> str:
-    """The C string literal of ``loop_text``."""
-    return c_string(loop_text(block))
+    """The C string literal of ``loop_text``, cut short for a large loop."""
+    text = loop_text(block)
+    if len(text) > DESCRIPTION_LIMIT:
+        text = f"{text[:DESCRIPTION_LIMIT]}... ({len(block.vars)} unknowns)"
+    return c_string(text)
 
 
 class Sequence:

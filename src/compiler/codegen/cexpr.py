@@ -213,10 +213,11 @@ class CWriter(ExpressionWriter):
             return f"string_of_real(m, {value}, {', '.join(options)})"
         if type_ == BOOLEAN:
             return f"string_of_boolean(m, {value}, {', '.join(options[:2])})"
+        if type_ in self.functions.enumerations:
+            name = self.functions.literal_name(type_, value)
+            return f"string_padded(m, {name}, {', '.join(options[:2])})" if args[1:] else name
         if type_ == STRING:
-            return value
-        if type_ != INTEGER:
-            raise EmitError("String() of an enumeration is not supported in generated C")
+            return f"string_padded(m, {value}, {', '.join(options[:2])})" if args[1:] else value
         return f"string_of_integer(m, {value}, {', '.join(options[:2])})"
 
     def _branch(self, node) -> str:

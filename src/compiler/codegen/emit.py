@@ -61,7 +61,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
     system = fold(system, plan)
     layout = make_layout(system, plan, identifier or plain_identifier(system.name))
     samples = {item.var: (item.start, item.interval) for item in system.samples}
-    functions = FunctionCode(system.functions, (item.name for item in system.external_objects))
+    functions = FunctionCode(system.functions, (item.name for item in system.external_objects),
+                             system.enumerations)
     context = Context(layout.slots, samples, functions, system.when_clauses)
     source = _Module(system, layout, context).text()
     if not functions.support:

@@ -215,8 +215,6 @@ class BodyWriter:
     def _slice_assign(self, target, value) -> list[str]:
         """``x[i:j, ...] := value``, element by element; the value is copied first when it
         reads the array assigned (``x[2:3] := x[1:2]``)."""
-        if type(value) is flat.Call and value.name in self.code.functions:
-            raise self.error("assigning a function's array result to an array slice")
         count = " * ".join(self.shape(target))
         k = self.fresh("k")
         if target.base.name in _names(value):
@@ -345,8 +343,9 @@ class BodyWriter:
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args[1:])
             if node.name in MATH and node.args:
                 return self.shape(node.args[0])
-            if node.name in self.code.functions and self.code.functions[node.name].outputs[0].dims:
-                raise self.error(f"an array result of {node.name}() inside an expression")
+            callee = self.code.functions.get(node.name)
+            if callee is not None and callee.outputs and callee.outputs[0].dims:
+                return self.code.output_sizes(self, callee, node.args, callee.outputs[0])
         return ()
 
     def expr(self, node) -> str:
@@ -432,10 +431,11 @@ class BodyWriter:
             return f"string_of_real(m, {value}, {', '.join(options)})"
         if type_ == "Boolean":
             return f"string_of_boolean(m, {value}, {', '.join(options[:2])})"
+        if type_ in self.code.enumerations:
+            name = self.code.literal_name(type_, value)
+            return f"string_padded(m, {name}, {', '.join(options[:2])})" if args[1:] else name
         if type_ == "String":
-            return value
-        if type_ != "Integer":   # an enumeration: its literal's name
-            raise self.error("String() of an enumeration")
+            return f"string_padded(m, {value}, {', '.join(options[:2])})" if args[1:] else value
         return f"string_of_integer(m, {value}, {', '.join(options[:2])})"
 
     def _indexed(self, node, position: str | None = None) -> str:
@@ -532,6 +532,8 @@ class BodyWriter:
             return self._binary(node, lambda item: self.element(item, index))
         if kind is flat.ArrayExpr:
             items = _flattened(node)
+            if any(self.shape(item) for item in items):   # {cos(phi), sin(phi)}
+                return f"{self._stacked(items)}[{index}]"
             type_ = self.code.c_type(self.type_of(node))
             return f"((const {type_}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
         if kind is flat.RangeExpr:
@@ -547,7 +549,38 @@ class BodyWriter:
                 return self.expr(node.args[0])
             if node.name in MATH:
                 return self._math(node.name, node.args, lambda item: self.element(item, index))
+            if node.name in self.code.functions:
+                return f"{self._array_result(node)}[{index}]"
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _array_result(self, node) -> str:
+        """A local array holding the array result of a call inside an expression
+        (statements in ``pre``)."""
+        callee = self.code.functions[node.name]
+        sizes = self.shape(node)
+        result = self.fresh(self.code.identifier(callee.outputs[0].name))
+        self.locals[f"${result}"] = Local(result, callee.outputs[0].type, sizes)
+        lines = self._call_statement(node, (flat.Var(f"${result}"),))   # takes self.pre
+        declaration = f"{self.code.c_type(callee.outputs[0].type)} {result}" \
+                      f"[{array_size(' * '.join(sizes))}];"
+        self.pre = lines[:-1] + [declaration, lines[-1]]
+        return result
+
+    def _stacked(self, items) -> str:
+        """A local array holding the array expressions ``items`` one after the other (the
+        rows of an array literal whose elements are arrays; statements in ``pre``)."""
+        type_ = self.code.c_type(self.type_of(items[0]))
+        counts = [" * ".join(self.shape(item)) for item in items]
+        temp = self.fresh("rows")
+        lines = [f"{type_} {temp}[{array_size(' + '.join(f'({c})' for c in counts))}];"]
+        offset = "0"
+        for item, count in zip(items, counts):
+            k = self.fresh("k")
+            lines.append(f"for (size_t {k} = 0; {k} < {count}; {k}++) "
+                         f"{temp}[{offset} + {k}] = {self.element(item, k)};")
+            offset = f"{offset} + {count}" if offset != "0" else count
+        self.pre += lines
+        return temp
 
     def _matrix_product(self, node) -> str:
         """A local array holding the product A*B, A*x or x*A (statements in ``pre``)."""

@@ -19,6 +19,7 @@ from compiler.codegen.external import ExternalCalls
 from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t, array_size
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
+from compiler.fmu.c_tables import c_string
 from compiler.fmu.interface import C_KEYWORDS
 from compiler.flatten.walk import nodes
 from compiler.function_shapes import count, output_shapes
@@ -40,9 +41,10 @@ class FunctionCode:
     names of the model's external object classes (their values are ``void *``).
     ``support``: the code uses external_support.h (Strings it makes, external functions)."""
 
-    def __init__(self, functions, objects=frozenset()):
+    def __init__(self, functions, objects=frozenset(), enumerations=()):
         self.functions = {item.name: item for item in functions}
         self.objects = frozenset(objects)
+        self.enumerations = {item.name: item.literals for item in enumerations}
         self.externals = ExternalCalls(self.objects)
         self.used: list[str] = []   # in order of first use
         self.numbers = 0   # calls and branches in model code so far: their locals' names
@@ -67,6 +69,12 @@ class FunctionCode:
     def use(self, name: str) -> None:
         if name not in self.used:
             self.used.append(name)
+
+    def literal_name(self, type_: str, ordinal: str) -> str:
+        """C text of the name of the literal of enumeration ``type_`` whose ordinal is the C
+        expression ``ordinal`` (String() of an enumeration)."""
+        names = ", ".join(c_string(name) for name in self.enumerations[type_])
+        return f"((const char *const[]){{{names}}})[({ordinal}) - 1]"
 
     def c_type(self, type_: str) -> str:
         """The C type of values of Modelica type ``type_`` in generated code."""
@@ -275,11 +283,25 @@ class FunctionCode:
 
 
 def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:
-    """The C names of protected variables the body never reads or writes after declaring
-    them (gcc would warn)."""
-    code = _STRING_LITERAL.sub('""', "\n".join(lines))
-    names = [locals_[item.name].c_name for item in function.locals if item.name in locals_]
-    return [name for name in names if len(re.findall(rf"\b{name}\b", code)) == 1]
+    """The C names of protected variables the body never reads (only declares or assigns
+    them), which gcc would warn about."""
+    result = []
+    for item in function.locals:
+        if item.name not in locals_:
+            continue
+        name = locals_[item.name].c_name
+        use = re.compile(rf"\b{name}\b")
+        written = re.compile(rf"^(const size_t {name}_n\d+ = |[\w ]+\*?{name}(\[[^=]*\])?( = |;)|"
+                             rf"for \(size_t \w+ = 0; \w+ < [^;]*; \w+\+\+\) {name}\[\w+\] = |"
+                             rf"{name}(\[[^=]*\])? = )")
+        for line in lines:
+            text = _STRING_LITERAL.sub('""', line.strip())
+            match = written.match(text)
+            if use.search(text[match.end():] if match else text):
+                break
+        else:
+            result.append(name)
+    return result
 
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')

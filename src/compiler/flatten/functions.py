@@ -13,6 +13,7 @@ import dataclasses
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.function_body import FunctionScope, statement_block
+from compiler.flatten.walk import nodes
 from compiler.lang import ast
 
 
@@ -52,13 +53,17 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
         raise FlattenError(f"function {name} is partial and cannot be called", span)
     scope = FunctionScope(ctx, entry, info)
     ports = {"input": [], "output": [], "local": []}
+    declared = []   # (kind, position, the statements its default needs first)
     for member_name, member in info.members.items():
         decl = member.decl
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
-        ports[decl.causality or "local"].append(scope.declare(member))
-    prologue = _prologue(scope, ports)
+        kind = decl.causality or "local"
+        before = len(scope.hoisted)
+        ports[kind].append(scope.declare(member))
+        declared.append((kind, len(ports[kind]) - 1, tuple(scope.hoisted[before:])))
+    prologue = _prologue(scope, ports, declared)
     external = _external(scope, info, ports)
     builtin = external is not None and external.language == "builtin"
     definition = ctx.classes.definition(entry)
@@ -71,24 +76,52 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     return header
 
 
-def _prologue(scope: FunctionScope, ports: dict) -> list:
+def _prologue(scope: FunctionScope, ports: dict, declared: list) -> list:
     """Where a declaration's default needed statements first (a call with an array or
-    record result), the defaults of the outputs and locals become the first statements, in
-    declaration order, after those statements."""
+    record result), that default becomes a statement after those, as does every default
+    reading a variable so assigned, in declaration order: the first statements of the body.
+    The other defaults stay with their declarations (array sizes may read them)."""
     if not scope.hoisted:
         return []
-    statements = list(scope.hoisted)
+    assigned = _assigned(scope.hoisted)
+    statements = []
+    for kind, position, needed in declared:
+        if kind == "input":
+            continue
+        port = ports[kind][position]
+        variables = []
+        for var in port.variables:
+            if var.default is not None and (needed or _reads(var.default) & assigned):
+                statements.extend(needed)
+                needed = ()
+                statements.append(flat.Assign(flat.Var(var.name), var.default, var.span))
+                assigned.add(var.name)
+                var = dataclasses.replace(var, default=None)
+            variables.append(var)
+        statements.extend(needed)
+        ports[kind][position] = type(port)(port.name, tuple(variables), port.record)
+    used = set(map(id, statements))
+    statements.extend(item for item in scope.hoisted if id(item) not in used)
     scope.hoisted.clear()
-    for kind in ("output", "local"):
-        for position, port in enumerate(ports[kind]):
-            variables = []
-            for var in port.variables:
-                if var.default is not None:
-                    statements.append(flat.Assign(flat.Var(var.name), var.default, var.span))
-                    var = dataclasses.replace(var, default=None)
-                variables.append(var)
-            ports[kind][position] = type(port)(port.name, tuple(variables), port.record)
     return statements
+
+
+def _reads(node) -> set:
+    return {item.name for item in nodes(node) if type(item) is flat.Var}
+
+
+def _assigned(statements) -> set:
+    """The variables statements assign (an array of which they assign elements too)."""
+    names = set()
+    for item in nodes(statements):
+        if type(item) is flat.Assign:
+            target = item.target
+            for element in target.elements if type(target) is flat.TupleExpr else (target,):
+                while type(element) is flat.Index:
+                    element = element.base
+                if type(element) is flat.Var:
+                    names.add(element.name)
+    return names
 
 
 def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
