@@ -139,7 +139,7 @@ class Sequence:
         if block.var.startswith("pre("):
             self.lines.append(f"{self.target(block.var)} = {value};{comment}")
         else:
-            self.lines.append(self.writer.slot(block.var).assignment(value, comment))
+            self.lines.append(self.writer.assignment(block.var, value, comment))
 
     def _linear(self, block: LinearBlock) -> None:
         n = len(block.vars)
@@ -301,7 +301,7 @@ class AlgorithmCode:
         lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
         for name, value in zip(block.outputs, block.initial_values):
             before, text = self.value(value)
-            lines += before + [self.writer.slot(name).assignment(text)]
+            lines += before + [self.writer.assignment(name, text)]
         return lines + self.statements(block.statements)
 
     def statements(self, items) -> list[str]:
@@ -324,7 +324,7 @@ class AlgorithmCode:
         kind = type(item)
         if kind is AssignStatement:
             before, value = self.value(item.value)
-            return before + [self.writer.slot(item.target).assignment(value)]
+            return before + [self.writer.assignment(item.target, value)]
         if kind is IfStatement:
             return self._if(item)
         if kind is WhileStatement:

@@ -118,6 +118,14 @@ class CWriter(ExpressionWriter):
         except KeyError:
             raise EmitError(f"no storage for variable '{name}'") from None
 
+    def assignment(self, name: str, value: str, comment: str = "") -> str:
+        """The C statement storing ``value`` in the slot of ``name`` (a String slot keeps a
+        copy, through external_support.h)."""
+        slot = self.slot(name)
+        if slot.fmi_type == STRING:
+            self.functions.support = True
+        return slot.assignment(value, comment)
+
     def compound(self, node) -> str:
         kind = type(node)
         if kind is Call:

@@ -186,7 +186,7 @@ class _Module:
                 writer = self.context.writer()
             text = writer.text(expr)
             parts[-1].extend(writer.take_lines())
-            parts[-1].append(writer.slot(name).assignment(text, f" /* {name} */"))
+            parts[-1].append(writer.assignment(name, text, f" /* {name} */"))
         return parts
 
     def _initialize(self, initial_parts: list[list[str]]) -> str:

@@ -346,7 +346,8 @@ def _cardinality(call, env):
 
 
 def _instance_name(call, env):
-    """The simulated model's name and the path of the instance calling (MLS 3.7.6)."""
+    """The simulated model's name (without its package: ``Vehicle.engine`` for an engine of
+    MyLib.Vehicle, MLS 3.7.4.6) and the path of the instance calling."""
     _arguments(call, (), "getInstanceName")
     instance = env.instance
     if instance is None:
@@ -354,7 +355,7 @@ def _instance_name(call, env):
     root = instance
     while root.parent is not None:
         root = root.parent
-    return flat.Const(root.info.name + (f".{instance.path}" if instance.path else ""))
+    return flat.Const(root.info.name.rsplit(".", 1)[-1] + (f".{instance.path}" if instance.path else ""))
 
 
 def _rooted(call, env):
