@@ -150,6 +150,12 @@ def test_strings_made_in_functions_and_at_events(fmus, kind):
         assert row["dots"] == (modelica_string(t + 0.5, 0, True, 3) + ".pump").count("."), t
 
 
+def test_string_of_an_enumeration_is_its_literal_name(fmus):
+    result = simulate(fmus, "Strings", ["levelLength"], 1.0, "CoSimulation")
+    for row in at_samples(result, 0.1):
+        assert row["levelLength"] == len("high" if row["time"] > 0.5 else "low")
+
+
 def test_a_string_parameter_computed_by_c_reaches_the_importer(fmus):
     path = fmus.build(EXTERNAL, "External.Strings")
     description = read_model_description(str(path))
@@ -253,6 +259,31 @@ def test_reset_destroys_the_object_and_initialization_constructs_it_again(fmus):
         fmu.reset()
     fmu.freeInstance()
     assert values == [2.0, 4.0]
+
+
+# ------------------------------------------------------------------------ function bodies
+@pytest.mark.parametrize("kind", KINDS)
+def test_slices_aliased_arguments_and_array_literals_of_arrays_in_function_bodies(fmus, kind):
+    names = ["o[1]", "o[2]", "o[3]", "o[4]", "f", "w[1]", "w[2]"]
+    result = simulate(fmus, "Bodies.Use", names, 1.0, kind)
+    assert [result[f"o[{k}]"][-1] for k in range(1, 5)] == [0.5, 1.5, 1.5, 2.5]
+    assert np.all(result["f"] == 55.0)   # fibonacci(10) through x := advance(x)
+    t = result["time"]
+    phi = np.outer(t, [0.5, 1.5, 2.5])   # orientations(3) * time
+    assert np.allclose(result["w[1]"], np.cos(phi) @ [1, 2, 3], rtol=1e-12, atol=1e-12)
+    assert np.allclose(result["w[2]"], np.sin(phi) @ [1, 2, 3], rtol=1e-12, atol=1e-12)
+
+
+def test_a_newton_loop_through_more_assignments_than_a_part_holds(fmus):
+    from scipy.optimize import brentq
+    result = simulate(fmus, "Bodies.LongLoop", ["x"], 1.0, "CoSimulation")
+    decay = 0.99 ** 44   # a[45] = decay a[1] + 1 - decay
+
+    def solution(t):
+        return brentq(lambda x: x - 0.3 * np.cos(decay * (np.sin(x) + t) + 1 - decay), -1, 1,
+                      xtol=1e-14)
+    expected = [solution(t) for t in result["time"]]
+    assert np.allclose(result["x"], expected, rtol=1e-9, atol=1e-12)
 
 
 # ------------------------------------------------------------------------------ the FMUs

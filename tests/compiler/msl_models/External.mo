@@ -129,6 +129,15 @@ package External "External C functions, external objects and Strings in self-wri
     end classify;
   end Texts;
 
+  type Level = enumeration(low "below 0.5", high "above") "named by String()";
+
+  function levelName "The name of the level of x: String() of an enumeration"
+    input Real x;
+    output String name;
+  algorithm
+    name := String(if x > 0.5 then Level.high else Level.low);
+  end levelName;
+
   model Strings "String parameters and Strings made at events, measured by texts.c"
     parameter String name = "pump";
     parameter Integer digits = 4;
@@ -139,6 +148,7 @@ package External "External C functions, external objects and Strings in self-wri
     Integer formatted(start = 0, fixed = true) "length of String(time, format = \"10.3f\")";
     Integer padded(start = 0, fixed = true) "length of String(digits, minimumLength = 6)";
     Integer dots(start = 0, fixed = true) "the dots of a String(time) + \".\" + name";
+    Integer levelLength(start = 0, fixed = true) "length of levelName(time)";
   equation
     when sample(0, 0.1) then
       labelLength = Texts.length(Texts.label(time, digits));
@@ -146,6 +156,7 @@ package External "External C functions, external objects and Strings in self-wri
       formatted = Texts.length(String(time, format = "10.3f"));
       padded = Texts.length(String(digits, minimumLength = 6, leftJustified = false));
       dots = Texts.count(String(time + 0.5, significantDigits = 3) + "." + name, ".");
+      levelLength = Texts.length(levelName(time));
     end when;
   end Strings;
 
@@ -206,4 +217,66 @@ package External "External C functions, external objects and Strings in self-wri
     parameter RampTable table = RampTable([0, 0; 2, 1; 1, 2], "bad");
     Real y = rampValue(table, time);
   end BadRamp;
+
+  package Bodies "Function bodies as the library's functions write them"
+    function orientations "Recursion through slices assigned from calls: n = 4 gives 0.5, 1.5, 1.5, 2.5"
+      input Integer n;
+      output Real o[n];
+    algorithm
+      if n == 1 then
+        o[1] := 0.5;
+      else
+        o[1:div(n, 2)] := orientations(div(n, 2));
+        o[div(n, 2) + 1:n] := orientations(n - div(n, 2)) + fill(1, n - div(n, 2));
+      end if;
+    end orientations;
+
+    function advance "The next pair of Fibonacci numbers"
+      input Real x[2];
+      output Real y[2];
+    algorithm
+      y := {x[2], x[1] + x[2]};
+    end advance;
+
+    function fibonacci "x := advance(x): an output array that is also the argument"
+      input Integer n;
+      output Real f;
+    protected
+      Real x[2] = {0, 1};
+    algorithm
+      for i in 1:n loop
+        x := advance(x);
+      end for;
+      f := x[1];
+    end fibonacci;
+
+    function rotation "Sum of v[k] times the unit vector at angle orientations(n)[k]*angle"
+      input Real v[:];
+      input Real angle;
+      output Real w[2];
+    protected
+      Integer n = size(v, 1);
+      Real phi[n] = orientations(n)*angle;
+      Real T[2, n] = {cos(phi), sin(phi)};
+    algorithm
+      w := T*v;
+    end rotation;
+
+    model Use
+      Real o[4] = orientations(4);
+      Real f = fibonacci(10);
+      Real w[2] = rotation({1, 2, 3}, time);
+    end Use;
+
+    model LongLoop "A nonlinear loop through 45 assignments: x = 0.3 cos(a[45])"
+      Real a[45];
+      Real x(start = 0.5);
+    equation
+      a[1] = sin(x) + time;
+      for k in 2:45 loop
+        a[k] = 0.99*a[k - 1] + 0.01;
+      end for;
+      x = 0.3*cos(a[45]);
+    end LongLoop;
+  end Bodies;
 end External;
