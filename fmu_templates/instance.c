@@ -100,8 +100,16 @@ static void free_strings(char **strings, size_t n) {
     }
 }
 
+/* External objects and Strings model code holds (model.h) */
+static void release_resources(ModelData *m) {
+    if (m->release) m->release(m);
+    m->release = NULL;
+    m->resources = NULL;
+}
+
 static void set_start_values(ModelInstance *comp) {
     ModelData *m = &comp->data;
+    release_resources(m);
     m->time = comp->start_time;
     memcpy(m->r, START_FLOAT64, sizeof m->r);
     memcpy(m->i, START_INT32, sizeof m->i);
@@ -169,6 +177,7 @@ void instance_reset(ModelInstance *comp) {
 void instance_free(ModelInstance *comp) {
     if (!comp) return;
     cosim_release_integrator(comp);
+    release_resources(&comp->data);
     free_strings(comp->data.s, N_STRING);
     free(comp->name);
     free(comp->resource_location);

@@ -41,6 +41,7 @@ typedef enum { InterfaceModelExchange, InterfaceCoSimulation } InterfaceType;
     X(LogSingularLinearSystems, "logSingularLinearSystems", "Singular linear systems")      \
     X(LogNonlinearSystems, "logNonlinearSystems", "Nonlinear systems: Newton iterations")   \
     X(LogIntegrator, "logIntegrator", "Radau IIA: statistics of each communication step")  \
+    X(LogMessages, "logMessages", "Messages of the model's external functions and print()") \
     X(LogStatusWarning, "logStatusWarning", "Warnings")                                    \
     X(LogStatusDiscard, "logStatusDiscard", "Discarded steps")                             \
     X(LogStatusError, "logStatusError", "Errors, including calls in a wrong state")        \

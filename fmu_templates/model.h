@@ -139,6 +139,11 @@ typedef struct ModelData {
     bool event_mode;     /* relations may change; false: read latched relations */
     bool terminal;       /* Modelica terminal(): true during fmi3Terminate */
     void *instance;      /* the runtime's instance, for model_log(); model code ignores it */
+    /* What model code holds for this instance besides the slots (external objects, Strings
+     * of external functions: external_support.h), NULL if nothing; `release` frees it. The
+     * runtime calls `release`, when set, as the instance is reset or freed. */
+    void *resources;
+    void (*release)(struct ModelData *m);
 } ModelData;
 
 /* What model_event_update reports back. The runtime clears every field before the call. */

@@ -23,6 +23,7 @@ from compiler.errors import PackageError
 from compiler.flat import FlatModel
 from compiler.flatten.walk import nodes
 from compiler.fmu import package_fmu
+from compiler.fmu.external_sources import external_sources
 
 
 def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=None,
@@ -63,7 +64,7 @@ def fmu_from_flat(flat: FlatModel, output=None, environ=None, fmi_arrays: bool =
     if target.is_dir() or str(output).endswith(("/", os.sep)):
         target = target / f"{identifier}.fmu"
     key = fmu_cache.cache_key(identifier, flat.to_modelica(), _locations(flat),
-                              *(("fmi-arrays",) if fmi_arrays else ()))
+                              _external_digest(flat), *(("fmi-arrays",) if fmi_arrays else ()))
     cached = fmu_cache.lookup(key, environ)
     if cached is None:
         cached = _build(flat, identifier, key, environ, fmi_arrays)
@@ -81,12 +82,21 @@ def _build(flat: FlatModel, identifier: str, key: str, environ, fmi_arrays: bool
     emitted = emit_c(causalize(flat), identifier)
     interface = with_fmi_arrays(emitted.interface) if fmi_arrays else emitted.interface
     with tempfile.TemporaryDirectory(prefix="cosim-compile-") as work:
-        packaged = package_fmu(interface, emitted.source, Path(work) / f"{identifier}.fmu")
+        packaged = package_fmu(interface, emitted.source, Path(work) / f"{identifier}.fmu",
+                               emitted.external, fmu_cache.cache_dir(environ, "objects"))
         if packaged.compiler_warnings:
             # generated code must compile cleanly: a warning is a bug of the code generator
             raise PackageError(f"gcc warned about the code generated for {flat.name}:\n"
                                f"{packaged.compiler_warnings}")
         return fmu_cache.store(key, packaged.path, environ)
+
+
+def _external_digest(flat: FlatModel) -> str:
+    """The content of the C files external functions bring (their libraries' sources and
+    headers): part of the cache key, since the flat text names only their folders."""
+    calls = [(item.external, item.span) for item in flat.functions
+             if item.external is not None and item.external.language == "C"]
+    return external_sources(calls).digest() if calls else ""
 
 
 def _locations(flat: FlatModel) -> str:

@@ -17,18 +17,21 @@ from pathlib import Path
 
 from compiler.codegen import EMITTER_VERSION
 from compiler.fmu.build import C_FLAGS
-from compiler.fmu.runtime_files import RUNTIME_HEADERS, RUNTIME_SOURCES, template_dir
+from compiler.fmu.runtime_files import (
+    EXTERNAL_RUNTIME_HEADERS, EXTERNAL_RUNTIME_SOURCES, RUNTIME_HEADERS, RUNTIME_SOURCES,
+    template_dir)
 
 MAX_ENTRIES = 200
 
 
-def cache_dir(environ=None) -> Path:
-    """The folder of cached FMUs (see the module docstring)."""
+def cache_dir(environ=None, kind: str = "fmus") -> Path:
+    """The folder of cached FMUs (see the module docstring); ``kind="objects"``: that of
+    the compiled objects of external functions' libraries (compiler.fmu.build)."""
     environ = os.environ if environ is None else environ
     if environ.get("COSIM_CACHE_DIR"):
-        return Path(environ["COSIM_CACHE_DIR"]) / "fmus"
+        return Path(environ["COSIM_CACHE_DIR"]) / kind
     base = environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "cosim" / "fmus"
+    return Path(base) / "cosim" / kind
 
 
 @functools.lru_cache(maxsize=1)
@@ -40,7 +43,7 @@ def toolchain_digest() -> str:
     for path in sorted(package.rglob("*.py")):
         digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
-    for name in RUNTIME_SOURCES + RUNTIME_HEADERS:
+    for name in RUNTIME_SOURCES + RUNTIME_HEADERS + EXTERNAL_RUNTIME_SOURCES + EXTERNAL_RUNTIME_HEADERS:
         digest.update(name.encode())
         digest.update((template_dir() / name).read_bytes())
     return digest.hexdigest()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from compiler.errors import Span
-from compiler.flat import Enumeration, Experiment, Function
+from compiler.flat import Enumeration, Experiment, ExternalObject, Function
 from compiler.symbolic.expr import Expr
 
 node = dataclass(frozen=True, slots=True)
@@ -316,6 +316,9 @@ class System:
     named ``pre(v)`` there is the pre value of the discrete variable ``v``. Afterwards every
     latch takes the value of its relation as written, and an event iteration follows, with
     ``initial()`` false (MLS 3.7.4: true during the initialization only).
+
+    External objects: a variable whose ``type`` names one of ``external_objects`` holds what
+    its constructor returned (a parameter bound to the constructor call).
     """
     name: str
     variables: tuple[Variable, ...]
@@ -336,6 +339,7 @@ class System:
     experiment: Optional[Experiment] = None
     description: str = ""
     span: Optional[Span] = _span()
+    external_objects: tuple[ExternalObject, ...] = ()
 
     def variable(self, name: str) -> Variable:
         """The variable called ``name`` (a linear search; build a dict for many look-ups)."""

@@ -255,8 +255,10 @@ def test_a_loop_without_a_consistent_state_is_a_located_error():
 
 
 # --------------------------------------------------------------------------------- FMUs
+# InertialDelay stops at 1.6, not 1.5: fmpy adds up its output grid (0.015 * 60 gives
+# 0.8999999999999999), and CVode refuses to integrate to the time event at 0.9 from there
 FMU_CASES = [("SingleDiode", 2.0), ("HalfWave", 0.5), ("Bridge", 0.5), ("SchmittTrigger", 5.0),
-             ("StickSlip", 10.0), ("InertialDelay", 1.5), ("StartedByInitialAlgorithm", 0.35),
+             ("StickSlip", 10.0), ("InertialDelay", 1.6), ("StartedByInitialAlgorithm", 0.35),
              ("SampledMean", 3.5)]
 
 

@@ -270,7 +270,9 @@ def test_a_type_with_dimensions_splits_its_attributes_and_each_reaches_nested_ar
 def test_a_protected_input_is_set_by_the_public_input_connected_to_it():
     lines = equations(flat("Internal.Use"))
     assert "c.amplitude = c.amplitude_internal;" in lines
-    assert 'who = "Constructs.Internal.Use";' in lines
+    # getInstanceName(): the simulated model's own name, not its package's (MLS 3.7.4.6:
+    # "Vehicle.engine.controller" when MyLib.Vehicle is simulated)
+    assert 'who = "Use";' in lines
 
 
 # ---------------------------------------------------------------------- initialization

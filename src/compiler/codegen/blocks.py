@@ -64,9 +64,16 @@ def loop_text(block) -> str:
     return text
 
 
+# C99 compilers need support string literals of 4095 characters only (gcc warns beyond)
+DESCRIPTION_LIMIT = 1000
+
+
 def described(block) -> str:
-    """The C string literal of ``loop_text``."""
-    return c_string(loop_text(block))
+    """The C string literal of ``loop_text``, cut short for a large loop."""
+    text = loop_text(block)
+    if len(text) > DESCRIPTION_LIMIT:
+        text = f"{text[:DESCRIPTION_LIMIT]}... ({len(block.vars)} unknowns)"
+    return c_string(text)
 
 
 class Sequence:
@@ -77,10 +84,12 @@ class Sequence:
     start value is settable). Locals shared between blocks are declared at function scope.
     """
 
-    def __init__(self, context: Context, initial: bool = False, skip=frozenset()):
+    def __init__(self, context: Context, initial: bool = False, skip=frozenset(),
+                 split: bool = True):
         self.context = context
         self.initial = initial
         self.skip = skip
+        self.split = split   # False: one piece, for a body that must stay one function
         self.writer = context.writer(initial)
         self.lines: list[str] = []
         self.parts = [self.lines]   # consecutive pieces of about PART_LINES lines
@@ -88,7 +97,7 @@ class Sequence:
 
     def add_all(self, blocks) -> "Sequence":
         for block in blocks:
-            if len(self.lines) >= PART_LINES:
+            if self.split and len(self.lines) >= PART_LINES:
                 self.next_part()
             self.add(block)
         return self
@@ -129,7 +138,11 @@ class Sequence:
         self.writer.count(block.value)
         value = self.writer.text(block.value)
         self.flush()
-        self.lines.append(f"{self.target(block.var)} = {value};{_comment(block.var, block.span)}")
+        comment = _comment(block.var, block.span)
+        if block.var.startswith("pre("):
+            self.lines.append(f"{self.target(block.var)} = {value};{comment}")
+        else:
+            self.lines.append(self.writer.assignment(block.var, value, comment))
 
     def _linear(self, block: LinearBlock) -> None:
         n = len(block.vars)
@@ -197,7 +210,7 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
         return known
     stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
     residual = f"{stem}_residual"
-    body = Sequence(context, initial)
+    body = Sequence(context, initial, split=False)   # x is copied in at its start
     body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
     for item in block.inner:  # one piece: the function's lines are those of its one part
         body.add(item)
@@ -314,7 +327,7 @@ def function_text(comment: str, signature: str, lines: list[str], result: str = 
 
 
 _COMMENT = re.compile(r"/\*.*?\*/")
-_MODEL_USE = re.compile(r"\b(?:R|INT|ENUM|BOOL|STR|PRE_R|PRE_INT|PRE_ENUM|PRE_BOOL)\(|\bm\b")
+_MODEL_USE = re.compile(r"\b(?:R|INT|ENUM|BOOL|STR|OBJECT|PRE_R|PRE_INT|PRE_ENUM|PRE_BOOL)\(|\bm\b")
 
 
 def uses_model(lines) -> bool:
@@ -337,7 +350,7 @@ class AlgorithmCode:
         lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
         for name, value in zip(block.outputs, block.initial_values):
             before, text = self.value(value)
-            lines += before + [f"{self.writer.slot(name).text} = {text};"]
+            lines += before + [self.writer.assignment(name, text)]
         return lines + self.statements(block.statements)
 
     def statements(self, items) -> list[str]:
@@ -360,7 +373,7 @@ class AlgorithmCode:
         kind = type(item)
         if kind is AssignStatement:
             before, value = self.value(item.value)
-            return before + [f"{self.writer.slot(item.target).text} = {value};"]
+            return before + [self.writer.assignment(item.target, value)]
         if kind is IfStatement:
             return self._if(item)
         if kind is WhileStatement:

@@ -30,7 +30,7 @@ FUNCTIONS = {
     "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
 }
 INDENT = "    "
-C_TYPES = {REAL: "double", INTEGER: "int32_t", BOOLEAN: "bool"}
+C_TYPES = {REAL: "double", INTEGER: "int32_t", BOOLEAN: "bool", STRING: "const char *"}
 
 
 def _calls_function(node) -> bool:
@@ -119,6 +119,14 @@ class CWriter(ExpressionWriter):
         except KeyError:
             raise EmitError(f"no storage for variable '{name}'") from None
 
+    def assignment(self, name: str, value: str, comment: str = "") -> str:
+        """The C statement storing ``value`` in the slot of ``name`` (a String slot keeps a
+        copy, through external_support.h)."""
+        slot = self.slot(name)
+        if slot.fmi_type == STRING:
+            self.functions.support = True
+        return slot.assignment(value, comment)
+
     def compound(self, node) -> str:
         kind = type(node)
         if kind is Call:
@@ -150,6 +158,8 @@ class CWriter(ExpressionWriter):
             return "m->terminal"
         if name == "Integer":
             return f"(int32_t){self.operand(args[0], UNARY)}"
+        if name == "String":
+            return self._string(args)
         return self._function(node)
 
     # -------------------------------------------------------------------------- helpers
@@ -176,6 +186,8 @@ class CWriter(ExpressionWriter):
     def _binary(self, node) -> str:
         symbol, level = BINARY[node.op]
         left_node, right_node = node.args
+        if left_node.type == STRING or right_node.type == STRING:
+            return self._string_binary(node)
         lazy = node.op in ("and", "or")
         # a && b || c is right in C, but gcc warns (-Wparentheses) and warnings fail the build
         operand_level = AND if node.op == "or" else level - 1
@@ -186,6 +198,36 @@ class CWriter(ExpressionWriter):
         # rounds differently from a + b + c
         right = self.operand(right_node, max(level, operand_level), lazy)
         return f"{left} {symbol} {right}"
+
+    def _string_binary(self, node) -> str:
+        """Concatenation and the relations of Strings (external_support.h)."""
+        left, right = (self.text(arg) for arg in node.args)
+        self.functions.support = True
+        if node.op == "+":
+            return f"string_concat(m, {left}, {right})"
+        if node.op not in ("<", "<=", ">", ">=", "==", "<>"):
+            raise EmitError(f"the operator {node.op} on Strings is not supported in generated C")
+        return f"string_compare({left}, {right}) {BINARY[node.op][0]} 0"
+
+    def _string(self, args) -> str:
+        """``String(x)``, ``String(x, format)`` or ``String(x, minimumLength, leftJustified,
+        significantDigits)`` (external_support.h)."""
+        self.functions.support = True
+        value = self.text(args[0])
+        if len(args) == 2:
+            return f"string_formatted(m, {value}, {self.text(args[1])})"
+        options = [self.text(arg) for arg in args[1:]] or ["0", "true", "6"]
+        type_ = args[0].type
+        if type_ == REAL:
+            return f"string_of_real(m, {value}, {', '.join(options)})"
+        if type_ == BOOLEAN:
+            return f"string_of_boolean(m, {value}, {', '.join(options[:2])})"
+        if type_ in self.functions.enumerations:
+            name = self.functions.literal_name(type_, value)
+            return f"string_padded(m, {name}, {', '.join(options[:2])})" if args[1:] else name
+        if type_ == STRING:
+            return f"string_padded(m, {value}, {', '.join(options[:2])})" if args[1:] else value
+        return f"string_of_integer(m, {value}, {', '.join(options[:2])})"
 
     def _branch(self, node) -> str:
         return self.operand(node, CONDITIONAL, lazy=True)

@@ -13,7 +13,7 @@ from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text
 from compiler.codegen.function_body import INDENT
 from compiler.codegen.events import (
     assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
-    initial_latch_lines, latch_update_lines, next_sample_lines, sample_fired_lines,
+    initial_latch_lines, latch_update_lines, next_event_lines, sample_fired_lines,
     when_clause_lines)
 from compiler.codegen.functions import FunctionCode
 from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout, sample_fired
@@ -21,6 +21,7 @@ from compiler.codegen.jacobian import jacobian_parts
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
+from compiler.fmu.external_sources import ExternalCode, external_sources
 from compiler.system import System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
@@ -36,11 +37,22 @@ LARGE_MODEL_PRAGMA = """/* A large model: compile time matters more here than wh
 """
 
 
+# the functions of model.h, which run inside a frame of external_support.h when model code
+# calls external functions, holds external objects or makes Strings
+EXPORTED = ("Status model_initialize(ModelData *m)", "Status model_derivatives(ModelData *m)",
+            "Status model_outputs(ModelData *m)",
+            "Status model_event_indicators(ModelData *m, double z[])",
+            "Status model_event_update(ModelData *m, EventUpdate *update)",
+            "Status model_jacobian(ModelData *m, double values[])")
+
+
 @dataclass(frozen=True, slots=True)
 class EmittedModel:
-    """The interface of an FMU and the C text of its equations (model.c)."""
+    """The interface of an FMU and the C text of its equations (model.c); ``external`` is
+    None for a model that needs nothing of external_support.h."""
     interface: ModelInterface
     source: str
+    external: ExternalCode | None = None
 
 
 def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
@@ -51,8 +63,16 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
     layout = make_layout(system, plan, identifier or plain_identifier(system.name))
     samples = {item.var: (item.start, item.interval, sample_fired(item.index))
                for item in system.samples}
-    context = Context(layout.slots, samples, FunctionCode(system.functions), system.when_clauses)
-    return EmittedModel(layout.interface, _Module(system, layout, context).text())
+    functions = FunctionCode(system.functions, (item.name for item in system.external_objects),
+                             system.enumerations)
+    context = Context(layout.slots, samples, functions, system.when_clauses)
+    source = _Module(system, layout, context).text()
+    if not functions.support:
+        return EmittedModel(layout.interface, source)
+    used = [functions.functions[name] for name in functions.used]
+    calls = [(item.external, item.span) for item in used if item.external is not None]
+    external = ExternalCode(functions.externals.source(system.name), external_sources(calls))
+    return EmittedModel(layout.interface, source, external)
 
 
 class _Module:
@@ -100,9 +120,18 @@ class _Module:
             self._event_update(),
             jacobian,
         ]
+        code = self.context.functions
+        objects = self._objects()
         # last: the parts above decide which functions and helpers are needed
-        functions = self.context.functions.definitions(self.context)
-        parts = [self._header()] + functions + self.context.helpers + parts
+        functions = code.definitions(self.context)
+        if code.support and not objects:
+            objects = [_external_model(0, [])]
+        parts = [self._header()] + [code.externals.prototype_text()] + functions + \
+            self.context.helpers + objects + parts
+        if code.support:
+            parts = [_guarded(part) for part in parts] + [
+                _guard(signature) for signature in EXPORTED]
+            parts[0] = parts[0] + '\n#include "external_support.h"'
         text = "\n\n".join(part for part in parts if part) + "\n"
         if text.count("\n") > LARGE_MODEL_LINES:
             text = text.replace('#include "model_support.h"\n', '#include "model_support.h"\n\n' + LARGE_MODEL_PRAGMA, 1)
@@ -123,6 +152,24 @@ class _Module:
             '#include "model.h"',
             '#include "model_support.h"'])
 
+    def _objects(self) -> list[str]:
+        """The destructor calls of the external objects (last constructed first) and the
+        model's entry of external_support.h."""
+        code = self.context.functions
+        objects = self.layout.objects
+        if not objects:
+            return []
+        code.support = True
+        types = {item.name: item for item in self.system.external_objects}
+        lines = []
+        for k in reversed(range(len(objects))):
+            destructor = code.functions[types[self.system.variable(objects[k]).type].destructor]
+            code.use(destructor.name)
+            lines += [f"if (OBJECT({k})) {{ /* {objects[k]} */", f"{INDENT}void *object = OBJECT({k});",
+                      f"{INDENT}OBJECT({k}) = NULL;",
+                      f"{INDENT}(void){code.c_name(destructor)}(m, object);", "}"]
+        return [_external_model(len(objects), lines)]
+
     def _derived(self, copies: bool) -> list:
         derivative_copies = {v.name for v in self.layout.interface.variables if v.derivative_of}
         return [(name, expr) for name, expr in self.layout.derived
@@ -141,12 +188,13 @@ class _Module:
                 writer = self.context.writer()
             text = writer.text(expr)
             parts[-1].extend(writer.take_lines())
-            parts[-1].append(f"{writer.slot(name).text} = {text}; /* {name} */")
+            parts[-1].append(writer.assignment(name, text, f" /* {name} */"))
         return parts
 
     def _initialize(self, initial_parts: list[list[str]]) -> str:
         context, system, layout = self.context, self.system, self.layout
-        before = []
+        before = ["destroy_objects(m); /* constructed again from the parameters */"] \
+            if layout.objects else []
         fixed = self._assignments(layout.fixed_values)
         if fixed:
             before += ["/* parameters and constant aliases computed from tunable parameters */"] + fixed
@@ -190,7 +238,7 @@ class _Module:
             lines.append(f"if ({flag}) update->terminate_simulation = true;")
         lines += discrete_change_lines(context, system)
         lines += sample_fired_lines(context, system)
-        lines += next_sample_lines(context, system)
+        lines += next_event_lines(context, system)
         if not any("update" in line for line in lines):
             lines.append("(void)update;")
         return function_text(
@@ -210,3 +258,28 @@ class _Module:
         return parted_function(comment, signature, parts)
 
 
+def _external_model(n_objects: int, destructor_lines: list[str]) -> str:
+    """The model's ExternalModel (external_support.h) and its destroy_objects."""
+    destroy = function_text("/* external objects: destructors, last constructed first */",
+                            "static void destroy_objects(ModelData *m)", destructor_lines,
+                            result=None)
+    return f"{destroy}\n\nstatic const ExternalModel EXTERNAL_MODEL = {{{n_objects}, destroy_objects}};"
+
+
+def _guarded(part: str) -> str:
+    """A part of model.c with the definitions of the functions of model.h renamed: their
+    bodies, which the guards (``_guard``) call."""
+    for signature in EXPORTED:
+        head = signature.split("(", 1)[0]
+        part = part.replace(f"\n{signature} {{", f"\nstatic {head}_body({signature.split('(', 1)[1]} {{")
+        if part.startswith(f"{signature} {{"):
+            part = f"static {head}_body({signature.split('(', 1)[1]}" + part[len(signature):]
+    return part
+
+
+def _guard(signature: str) -> str:
+    """A function of model.h running its body inside a frame (external_support.h)."""
+    name = signature.split("(", 1)[0].split()[-1]
+    arguments = ", ".join(item.split()[-1].lstrip("*").replace("[]", "")
+                          for item in signature.split("(", 1)[1].rstrip(")").split(","))
+    return f"{signature} {{\n{INDENT}EXTERNAL_GUARDED(&EXTERNAL_MODEL, m, {name}_body({arguments}));\n}}"

@@ -9,9 +9,10 @@ matrix products and calls that need statements first go to ``pre`` before their 
 from __future__ import annotations
 
 from compiler import flat
-from compiler.codegen.cexpr import c_constant, c_type
+from compiler.codegen.cexpr import c_constant
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import source_place
+from compiler.flatten.walk import nodes
 from compiler.fmu.c_tables import c_string
 
 INDENT = "    "
@@ -183,6 +184,8 @@ class BodyWriter:
             return "%d", [f"(int){self.expr(value)}"]
         if type_ == "Boolean":
             return "%s", [f'{self.expr(value)} ? "true" : "false"']
+        if type_ == "String":   # String(x, options), calls, variables
+            return "%s", [_bare(self.expr(value))]
         raise self.error("this assert message", span)
 
     def _assign(self, item) -> list[str]:
@@ -194,6 +197,9 @@ class BodyWriter:
             return self._call_statement(call, target.elements)
         if type(target) is flat.Var and self.locals[target.name].sizes:
             return self._array_assign(self.locals[target.name], item.value, item.span)
+        if type(target) is flat.Index and any(type(item) is flat.RangeExpr
+                                              for item in target.subscripts):
+            return self._slice_assign(target, item.value)
         target_text = self.lvalue(target)
         value = self.expr(item.value)
         return self.take() + [f"{target_text} = {_bare(value)};"]
@@ -206,10 +212,29 @@ class BodyWriter:
         return self.take() + [f"for (size_t {k} = 0; {k} < {local.count}; {k}++) "
                               f"{local.c_name}[{k}] = {element};"]
 
+    def _slice_assign(self, target, value) -> list[str]:
+        """``x[i:j, ...] := value``, element by element; the value is copied first when it
+        reads the array assigned (``x[2:3] := x[1:2]``)."""
+        count = " * ".join(self.shape(target))
+        k = self.fresh("k")
+        if target.base.name in _names(value):
+            type_ = self.code.c_type(self.type_of(value))
+            temp, j = self.fresh("array"), self.fresh("k")
+            self.pre += [f"{type_} {temp}[{array_size(count)}];",
+                         f"for (size_t {j} = 0; {j} < {count}; {j}++) {temp}[{j}] = "
+                         f"{self.element(value, j)};"]
+            element = f"{temp}[{k}]"
+        else:
+            element = self.element(value, k)
+        return self.take() + [f"for (size_t {k} = 0; {k} < {count}; {k}++) "
+                              f"{self._indexed(target, k)} = {element};"]
+
     def _call_statement(self, call, targets) -> list[str]:
         """A call of a user function whose outputs go to ``targets`` (None: discarded)."""
         callee = self.code.functions[call.name]
-        arguments = self.code.argument_texts(self, callee, call.args)
+        # an input is a value: an array the call also writes (x := f(x)) is passed as a copy
+        written = set().union(*(_names(target) for target in targets if target is not None))
+        arguments = self.code.argument_texts(self, callee, call.args, written)
         lines = self.take()
         outputs = []
         for position, output in enumerate(callee.outputs):
@@ -218,7 +243,7 @@ class BodyWriter:
                 scratch = self.fresh("unused")
                 sizes = self.code.output_sizes(self, callee, call.args, output)
                 count = " * ".join(sizes) if sizes else "1"
-                lines.append(f"{c_type(output.type)} {scratch}[{count}];")
+                lines.append(f"{self.code.c_type(output.type)} {scratch}[{array_size(count)}];")
                 outputs.append(scratch)
             elif output.dims:
                 outputs.append(self.locals[target.name].c_name)
@@ -278,6 +303,8 @@ class BodyWriter:
             return self.code.functions[name].outputs[0].type
         if name in ("size", "integer", "Integer", "ndims"):
             return "Integer"
+        if name == "String":
+            return "String"
         if name in ("sum", "product", "min", "max", "abs", "sign", "div", "mod", "rem", "noEvent",
                     "fill"):
             return _promote(*(self.type_of(arg) for arg in node.args[:1 if name == "fill" else None]))
@@ -316,8 +343,9 @@ class BodyWriter:
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args[1:])
             if node.name in MATH and node.args:
                 return self.shape(node.args[0])
-            if node.name in self.code.functions and self.code.functions[node.name].outputs[0].dims:
-                raise self.error(f"an array result of {node.name}() inside an expression")
+            callee = self.code.functions.get(node.name)
+            if callee is not None and callee.outputs and callee.outputs[0].dims:
+                return self.code.output_sizes(self, callee, node.args, callee.outputs[0])
         return ()
 
     def expr(self, node) -> str:
@@ -359,13 +387,15 @@ class BodyWriter:
             return f"({condition} ? {then} : {else_})"
         result = self.fresh("value")
         self.pre = outer + [
-            f"{c_type(self.type_of(node))} {result};", f"if ({_bare(condition)}) {{",
+            f"{self.code.c_type(self.type_of(node))} {result};", f"if ({_bare(condition)}) {{",
             *(INDENT + line for line in then_pre), f"{INDENT}{result} = {then};", "} else {",
             *(INDENT + line for line in else_pre), f"{INDENT}{result} = {else_};", "}"]
         return result
 
     def _binary(self, node, operand) -> str:
         op = node.op
+        if self.type_of(node.left) == "String" or self.type_of(node.right) == "String":
+            return self._string_binary(node, operand)
         if op in ("^", ".^"):
             if self.type_of(node.left) == "Integer" and self.type_of(node.right) == "Integer":
                 return f"integer_power({operand(node.left)}, {operand(node.right)})"
@@ -377,6 +407,36 @@ class BodyWriter:
                 self.type_of(node.right) == "Integer":
             left = f"(double)({left})"
         return f"({left} {_C_INFIX[op]} {operand(node.right)})"
+
+    def _string_binary(self, node, operand) -> str:
+        """``a + b`` (concatenation) and the relations of Strings."""
+        left, right = _bare(operand(node.left)), _bare(operand(node.right))
+        self.code.support = True
+        if node.op == "+":
+            return f"string_concat(m, {left}, {right})"
+        if node.op not in _RELATIONS[:6]:
+            raise self.error(f"the operator {node.op} on Strings")
+        return f"(string_compare({left}, {right}) {_C_INFIX[node.op]} 0)"
+
+    def _string(self, args) -> str:
+        """``String(x)``, ``String(x, format)``, ``String(x, minimumLength, leftJustified,
+        significantDigits)`` (external_support.h)."""
+        self.code.support = True
+        value = _bare(self.expr(args[0]))
+        type_ = self.type_of(args[0])
+        if len(args) == 2:
+            return f"string_formatted(m, {value}, {_bare(self.expr(args[1]))})"
+        options = [_bare(self.expr(arg)) for arg in args[1:]] or ["0", "true", "6"]
+        if type_ == "Real":
+            return f"string_of_real(m, {value}, {', '.join(options)})"
+        if type_ == "Boolean":
+            return f"string_of_boolean(m, {value}, {', '.join(options[:2])})"
+        if type_ in self.code.enumerations:
+            name = self.code.literal_name(type_, value)
+            return f"string_padded(m, {name}, {', '.join(options[:2])})" if args[1:] else name
+        if type_ == "String":
+            return f"string_padded(m, {value}, {', '.join(options[:2])})" if args[1:] else value
+        return f"string_of_integer(m, {value}, {', '.join(options[:2])})"
 
     def _indexed(self, node, position: str | None = None) -> str:
         """An element of an array variable; for a slice (ranges among the subscripts) the
@@ -424,7 +484,7 @@ class BodyWriter:
             result = self.fresh(self.code.identifier(callee.outputs[0].name))
             self.locals[f"${result}"] = Local(result, callee.outputs[0].type)
             lines = self._call_statement(node, (flat.Var(f"${result}"),))   # takes self.pre
-            self.pre = lines[:-1] + [f"{c_type(callee.outputs[0].type)} {result};", lines[-1]]
+            self.pre = lines[:-1] + [f"{self.code.c_type(callee.outputs[0].type)} {result};", lines[-1]]
             return result
         if name == "size":
             local = self.locals.get(args[0].name) if type(args[0]) is flat.Var else None
@@ -441,6 +501,8 @@ class BodyWriter:
             return f"{function}({self.expr(args[0])}, {self.expr(args[1])})"
         if name == "Integer":
             return f"(int32_t)({self.expr(args[0])})"
+        if name == "String":
+            return self._string(args)
         if name in MATH:
             return self._math(name, args, self.expr)
         raise self.error(f"the built-in {name}()")
@@ -470,7 +532,9 @@ class BodyWriter:
             return self._binary(node, lambda item: self.element(item, index))
         if kind is flat.ArrayExpr:
             items = _flattened(node)
-            type_ = c_type(self.type_of(node))
+            if any(self.shape(item) for item in items):   # {cos(phi), sin(phi)}
+                return f"{self._stacked(items)}[{index}]"
+            type_ = self.code.c_type(self.type_of(node))
             return f"((const {type_}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
         if kind is flat.RangeExpr:
             step = self.expr(node.step) if node.step is not None else "1"
@@ -485,7 +549,38 @@ class BodyWriter:
                 return self.expr(node.args[0])
             if node.name in MATH:
                 return self._math(node.name, node.args, lambda item: self.element(item, index))
+            if node.name in self.code.functions:
+                return f"{self._array_result(node)}[{index}]"
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _array_result(self, node) -> str:
+        """A local array holding the array result of a call inside an expression
+        (statements in ``pre``)."""
+        callee = self.code.functions[node.name]
+        sizes = self.shape(node)
+        result = self.fresh(self.code.identifier(callee.outputs[0].name))
+        self.locals[f"${result}"] = Local(result, callee.outputs[0].type, sizes)
+        lines = self._call_statement(node, (flat.Var(f"${result}"),))   # takes self.pre
+        declaration = f"{self.code.c_type(callee.outputs[0].type)} {result}" \
+                      f"[{array_size(' * '.join(sizes))}];"
+        self.pre = lines[:-1] + [declaration, lines[-1]]
+        return result
+
+    def _stacked(self, items) -> str:
+        """A local array holding the array expressions ``items`` one after the other (the
+        rows of an array literal whose elements are arrays; statements in ``pre``)."""
+        type_ = self.code.c_type(self.type_of(items[0]))
+        counts = [" * ".join(self.shape(item)) for item in items]
+        temp = self.fresh("rows")
+        lines = [f"{type_} {temp}[{array_size(' + '.join(f'({c})' for c in counts))}];"]
+        offset = "0"
+        for item, count in zip(items, counts):
+            k = self.fresh("k")
+            lines.append(f"for (size_t {k} = 0; {k} < {count}; {k}++) "
+                         f"{temp}[{offset} + {k}] = {self.element(item, k)};")
+            offset = f"{offset} + {count}" if offset != "0" else count
+        self.pre += lines
+        return temp
 
     def _matrix_product(self, node) -> str:
         """A local array holding the product A*B, A*x or x*A (statements in ``pre``)."""
@@ -498,7 +593,7 @@ class BodyWriter:
         i = self.fresh("i") if rows != "1" else None   # vectors need no loop over their 1
         j = self.fresh("j") if columns != "1" else None
         k = self.fresh("k")
-        type_ = c_type(self.type_of(node))
+        type_ = self.code.c_type(self.type_of(node))
         left_index = f"{i} * {inner} + {k}" if i else k
         right_index = f"{k} * {columns} + {j}" if j else k
         result_index = f"{i} * {columns} + {j}" if i and j else i or j
@@ -511,21 +606,22 @@ class BodyWriter:
                 lines = [f"for (size_t {index} = 0; {index} < {count}; {index}++) {{",
                          *(INDENT + line for line in lines), "}"]
         size = " * ".join(size for size in (rows, columns) if size != "1")
-        self.pre += [f"{type_} {result}[{size}];", *lines]
+        self.pre += [f"{type_} {result}[{array_size(size)}];", *lines]
         return result
 
-    def materialized(self, node, type_: str | None = None) -> tuple[str, tuple[str, ...]]:
+    def materialized(self, node, type_: str | None = None,
+                     copy: bool = False) -> tuple[str, tuple[str, ...]]:
         """(C array, sizes) of an array expression: a variable itself (of Modelica type
-        ``type_`` if given), else a local array its elements are copied into (statements in
-        ``pre``)."""
+        ``type_`` if given) unless ``copy``, else a local array its elements are copied into
+        (statements in ``pre``)."""
         shape = self.shape(node)
         type_ = type_ or self.type_of(node)
-        if type(node) is flat.Var and self.locals[node.name].type == type_:
+        if type(node) is flat.Var and self.locals[node.name].type == type_ and not copy:
             return self.locals[node.name].c_name, shape
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre += [f"{c_type(type_)} {temp}[{total}];",
+        self.pre += [f"{self.code.c_type(type_)} {temp}[{array_size(total)}];",
                      f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
         return temp, shape
 
@@ -536,7 +632,7 @@ class BodyWriter:
     def _reduce(self, operator: str, neutral: str, node) -> str:
         total, k = self.fresh("total"), self.fresh("k")
         count = " * ".join(self.shape(node))
-        type_ = c_type(self.type_of(node))
+        type_ = self.code.c_type(self.type_of(node))
         element = self.element(node, k)
         self.pre += [f"{type_} {total} = {neutral};",
                      f"for (size_t {k} = 0; {k} < {count}; {k}++) {total} {operator} {element};"]
@@ -545,12 +641,18 @@ class BodyWriter:
     def _extreme(self, name: str, node) -> str:
         best, k = self.fresh(name), self.fresh("k")
         count = " * ".join(self.shape(node))
-        type_ = c_type(self.type_of(node))
+        type_ = self.code.c_type(self.type_of(node))
         better = "<" if name == "min" else ">"
         self.pre += [f"{type_} {best} = {self.element(node, '0')};",
                      f"for (size_t {k} = 1; {k} < {count}; {k}++) if ({self.element(node, k)} "
                      f"{better} {best}) {best} = {self.element(node, k)};"]
         return best
+
+
+def array_size(count: str) -> str:
+    """The length to declare a C array of ``count`` elements with: C forbids zero-length
+    arrays (model.h's ARRAY_SIZE gives one element for none)."""
+    return count if count.isdigit() and int(count) > 0 else f"ARRAY_SIZE({count})"
 
 
 def _bare(text: str) -> str:
@@ -600,6 +702,11 @@ def _flattened(node) -> list:
     if type(node) is flat.ArrayExpr:
         return [leaf for item in node.elements for leaf in _flattened(item)]
     return [node]
+
+
+def _names(node) -> set:
+    """The variables an expression of a function body reads."""
+    return {item.name for item in nodes(node) if type(item) is flat.Var}
 
 
 def _name_of(locals_: dict, local: Local) -> str:

@@ -15,29 +15,40 @@ import re
 from compiler import flat
 from compiler.codegen.cexpr import c_type
 from compiler.codegen.errors import EmitError
-from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t
+from compiler.codegen.external import ExternalCalls
+from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t, array_size
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
+from compiler.fmu.c_tables import c_string
 from compiler.fmu.interface import C_KEYWORDS
+from compiler.flatten.walk import nodes
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
 
-_TYPES = {"Real": "double", "Integer": "int32_t", "Boolean": "bool"}
+_TYPES = {"Real": "double", "Integer": "int32_t", "Boolean": "bool", "String": "const char *"}
 # names a variable of a function must not take: the model argument and the C functions the
 # body may call
 RESERVED_NAMES = frozenset({
     "m", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
     "log", "log10", "sqrt", "pow", "fabs", "fmin", "fmax", "floor", "ceil", "trunc",
-    "model_log", "true", "false", "bool", "size_t", "int32_t", "int64_t"})
+    "model_log", "true", "false", "bool", "size_t", "int32_t", "int64_t", "string_concat",
+    "string_of_real", "string_of_integer", "string_of_boolean", "string_formatted",
+    "string_compare", "string_assign", "frame_", "NULL"})
 
 
 class FunctionCode:
-    """The C of a model's user functions (see the module docstring)."""
+    """The C of a model's user functions (see the module docstring). ``objects``: the
+    names of the model's external object classes (their values are ``void *``).
+    ``support``: the code uses external_support.h (Strings it makes, external functions)."""
 
-    def __init__(self, functions):
+    def __init__(self, functions, objects=frozenset(), enumerations=()):
         self.functions = {item.name: item for item in functions}
+        self.objects = frozenset(objects)
+        self.enumerations = {item.name: item.literals for item in enumerations}
+        self.externals = ExternalCalls(self.objects)
         self.used: list[str] = []   # in order of first use
         self.numbers = 0   # calls and branches in model code so far: their locals' names
+        self.support = False
 
     def next_number(self) -> int:
         """A number for the locals of one call (unique in the model: writers of one C
@@ -59,18 +70,33 @@ class FunctionCode:
         if name not in self.used:
             self.used.append(name)
 
+    def literal_name(self, type_: str, ordinal: str) -> str:
+        """C text of the name of the literal of enumeration ``type_`` whose ordinal is the C
+        expression ``ordinal`` (String() of an enumeration)."""
+        names = ", ".join(c_string(name) for name in self.enumerations[type_])
+        return f"((const char *const[]){{{names}}})[({ordinal}) - 1]"
+
+    def c_type(self, type_: str) -> str:
+        """The C type of values of Modelica type ``type_`` in generated code."""
+        if type_ in self.objects:
+            return "void *"
+        return _TYPES.get(type_) or c_type(type_)
+
     def signature(self, function: flat.Function) -> str:
         parameters = ["ModelData *m"]
         for item in function.inputs:
             name = self.identifier(item.name)
+            type_ = self.c_type(item.type)
             if item.dims:
-                parameters.append(f"const {_c_type(function, item)} *{name}")
+                pointer = f"{type_}const *" if type_.endswith("*") else f"const {type_} *"
+                parameters.append(f"{pointer}{name}")
                 parameters += [f"size_t {name}_n{k + 1}" for k in range(len(item.dims))]
             else:
-                parameters.append(f"{_c_type(function, item)} {name}")
+                parameters.append(_declarator(type_, name))
         for item in function.outputs:
             name = self.identifier(item.name)
-            parameters.append(f"{_c_type(function, item)} *{name}{'' if item.dims else '_out'}")
+            parameters.append(_declarator(f"{_pointer(self.c_type(item.type))}",
+                                          f"{name}{'' if item.dims else '_out'}"))
         return f"static Status {self.c_name(function)}({', '.join(parameters)})"
 
     # ------------------------------------------------------------------- function bodies
@@ -86,9 +112,6 @@ class FunctionCode:
         return ["/* user functions */\n" + prototypes] + texts
 
     def _definition(self, function: flat.Function) -> str:
-        if function.external is not None:
-            raise EmitError(f"the external function {function.name} is not supported by the C "
-                            "code generator", function.span)
         locals_: dict[str, Local] = {}
         writer = BodyWriter(self, function, locals_)
         for item in function.inputs:
@@ -98,12 +121,17 @@ class FunctionCode:
         lines = []
         for item in function.outputs + function.locals:
             lines += self._declaration(writer, item, item in function.outputs)
-        lines += writer.statements(function.algorithm)
-        lines += _unread_temporaries(function, locals_, lines)
-        lines += self.return_lines(function, locals_)
+        if function.external is not None:
+            self.support = True
+            lines += self.externals.call_lines(writer, function)
+        else:
+            lines += writer.statements(function.algorithm)
+        unused = _unused_locals(function, locals_, lines)
+        lines += [f"(void){name};" for name in unused] + self.return_lines(function, locals_)
         body = "\n".join(INDENT + line if line else "" for line in lines)
+        code = _STRING_LITERAL.sub('""', body)
         unused = [name for name in _parameter_names(self.signature(function))
-                  if not re.search(rf"\b{name}\b", body)]
+                  if not re.search(rf"\b{name}\b", code)]
         if unused:   # sizes of fixed-size arrays, the model when nothing logs
             body = f"{INDENT}{', '.join(f'(void){name}' for name in unused)};\n{body}"
         description = f": {function.description}" if function.description else ""
@@ -114,14 +142,14 @@ class FunctionCode:
     def _declaration(self, writer: BodyWriter, item: flat.FunctionVar, output: bool) -> list[str]:
         """Declaration and default of an output or protected variable."""
         name = self.identifier(item.name)
-        type_ = _c_type(writer.function, item)
+        type_ = self.c_type(item.type)
         lines = []
         if not item.dims:
             writer.locals[item.name] = Local(name, item.type)
             if item.default is None:
-                return [f"{type_} {name} = {'false' if type_ == 'bool' else '0'};"]
+                return [f"{_declarator(type_, name)} = {_zero(type_)};"]
             value = writer.expr(item.default)
-            return writer.take() + [f"{type_} {name} = {value};"]
+            return writer.take() + [f"{_declarator(type_, name)} = {value};"]
         if any(dim is None for dim in item.dims):
             raise EmitError(f"the array {item.name} of {writer.function.name} has a size only "
                             "its binding gives, which the C code generator does not support",
@@ -136,12 +164,15 @@ class FunctionCode:
         local = Local(name, item.type, tuple(sizes))
         writer.locals[item.name] = local
         if not output:
-            lines.append(f"{type_} {name}[{local.count}];")
+            lines.append(f"{_declarator(type_, name)}[{array_size(local.count)}];")
         if item.default is not None:
             lines += writer._array_assign(local, item.default, item.span)
         else:
+            # a protected array of no elements has one: it is set too (gcc checks reads)
             k = writer.fresh("k")
-            lines.append(f"for (size_t {k} = 0; {k} < {local.count}; {k}++) {name}[{k}] = 0;")
+            count = local.count if output else array_size(local.count)
+            lines.append(f"for (size_t {k} = 0; {k} < {count}; {k}++) {name}[{k}] = "
+                         f"{_zero(type_)};")
         return lines
 
     def return_lines(self, function: flat.Function, locals_: dict) -> list[str]:
@@ -154,7 +185,10 @@ class FunctionCode:
         return "return StatusError;"
 
     # ----------------------------------------------------- calls inside function bodies
-    def argument_texts(self, writer: BodyWriter, callee: flat.Function, args) -> list[str]:
+    def argument_texts(self, writer: BodyWriter, callee: flat.Function, args,
+                       written=frozenset()) -> list[str]:
+        """The C arguments of a call in a function body; an array argument reading one of
+        the variables the call ``written`` assigns is passed as a copy."""
         texts = []
         for item, arg in zip(callee.inputs, args):
             if not item.dims:
@@ -164,7 +198,8 @@ class FunctionCode:
             if len(shape) != len(item.dims):
                 raise writer.error(f"an argument of {len(shape)} dimensions for {item.name} "
                                    f"of {callee.name}")
-            array, sizes = writer.materialized(arg, item.type)
+            copy = any(node.name in written for node in nodes(arg) if type(node) is flat.Var)
+            array, sizes = writer.materialized(arg, item.type, copy)
             texts += [array, *sizes]
         return texts
 
@@ -219,7 +254,9 @@ class FunctionCode:
                                 f"{len(shape)} dimensions, not {len(item.dims)}", callee.span)
             if shape:
                 elements = ", ".join(writer.text(leaf) for leaf in _leaves(arg))
-                texts.append(f"(const {_c_type(callee, item)}[]){{{elements}}}")
+                # C has no empty array literals: an empty array is no array
+                texts.append(f"({_constant(self.c_type(item.type))}[]){{{elements}}}"
+                             if elements else "NULL")
                 texts += [str(size) for size in shape]
             else:
                 texts.append(writer.text(arg))
@@ -231,13 +268,13 @@ class FunctionCode:
                 raise EmitError(f"the size of the output {item.name} of {callee.name} is not "
                                 "known at the call", item.span or callee.span)
             name = f"{self.identifier(callee.name.rsplit('.', 1)[-1])}{number}_{self.identifier(item.name)}"
-            type_ = _c_type(callee, item)
+            type_ = self.c_type(item.type)
             if item.dims:
-                declarations.append(f"{type_} {name}[{count(shape)}];")
+                declarations.append(f"{_declarator(type_, name)}[{array_size(str(count(shape)))}];")
                 pointers.append(name)
                 results += [f"{name}[{k}]" for k in range(count(shape))]
             else:
-                declarations.append(f"{type_} {name};")
+                declarations.append(f"{_declarator(type_, name)};")
                 pointers.append(f"&{name}")
                 results.append(name)
         arguments = ", ".join(["m"] + texts + pointers)
@@ -245,21 +282,29 @@ class FunctionCode:
         return results
 
 
-def _unread_temporaries(function: flat.Function, locals_: dict, lines: list) -> list[str]:
-    """``(void)t;`` for the compiler's temporaries that are only written (one leaf of a
-    record comprehension of which the function reads another), which gcc would warn about."""
+def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:
+    """The C names of protected variables the body never reads (only declares or assigns
+    them), which gcc would warn about."""
     result = []
     for item in function.locals:
-        if not item.name.startswith("$"):
+        if item.name not in locals_:
             continue
         name = locals_[item.name].c_name
-        used = re.compile(rf"\b{name}\b")
-        written = re.compile(rf"^(const size_t {name}_n\d+ = |double {name}\[|\w+ {name} = |"
-                             rf"for \(size_t \w+ = 0; \w+ < [^;]*; \w+\+\+\) {name}\[|"
+        use = re.compile(rf"\b{name}\b")
+        written = re.compile(rf"^(const size_t {name}_n\d+ = |[\w ]+\*?{name}(\[[^=]*\])?( = |;)|"
+                             rf"for \(size_t \w+ = 0; \w+ < [^;]*; \w+\+\+\) {name}\[\w+\] = |"
                              rf"{name}(\[[^=]*\])? = )")
-        if not any(used.search(line) and not written.match(line.strip()) for line in lines):
-            result.append(f"(void){name};")
+        for line in lines:
+            text = _STRING_LITERAL.sub('""', line.strip())
+            match = written.match(text)
+            if use.search(text[match.end():] if match else text):
+                break
+        else:
+            result.append(name)
     return result
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def _parameter_names(signature: str) -> list[str]:
@@ -267,11 +312,24 @@ def _parameter_names(signature: str) -> list[str]:
     return [re.split(r"[\s*]+", parameter.strip())[-1] for parameter in inside.split(",")]
 
 
-def _c_type(function: flat.Function, item: flat.FunctionVar) -> str:
-    if item.type == "String":
-        raise EmitError(f"the String variable {item.name} of {function.name} is not supported "
-                        "by the C code generator", item.span or function.span)
-    return _TYPES.get(item.type) or c_type(item.type)
+def _declarator(type_: str, name: str) -> str:
+    """``double x``, ``const char *s``: a declaration of ``name`` of C type ``type_``."""
+    return f"{type_}{name}" if type_.endswith("*") else f"{type_} {name}"
+
+
+def _pointer(type_: str) -> str:
+    """The C type of a pointer to ``type_`` values."""
+    return f"{type_}*" if type_.endswith("*") else f"{type_} *"
+
+
+def _constant(type_: str) -> str:
+    """``type_`` made const (a pointer type: the pointer)."""
+    return f"{type_}const" if type_.endswith("*") else f"const {type_}"
+
+
+def _zero(type_: str) -> str:
+    """The initial value of a variable of C type ``type_``."""
+    return {"bool": "false", "const char *": '""', "void *": "NULL"}.get(type_, "0")
 
 
 def _ir_shape(node) -> tuple:

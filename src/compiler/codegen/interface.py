@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from compiler.codegen.errors import EmitError
 from compiler.codegen.naming import c_identifiers
 from compiler.codegen.parameters import ParameterPlan
 from compiler.fmu import Experiment, HiddenSlot, ModelInterface, Variable
@@ -46,6 +47,15 @@ class Slot:
     def pre_text(self) -> str:
         return f"PRE_{self.accessor}({self.c_name})"
 
+    def assignment(self, value: str, comment: str = "") -> str:
+        """The C statement storing ``value`` in the slot (a String slot keeps a copy)."""
+        if self.fmi_type == "String":
+            return f"CHECK(string_assign(m, &{self.text}, {value}));{comment}"
+        return f"{self.text} = {value};{comment}"
+
+
+OBJECT_ACCESSOR = "OBJECT"   # external_support.h: OBJECT(k), the k-th external object
+
 
 @dataclass(frozen=True, slots=True)
 class Layout:
@@ -55,13 +65,15 @@ class Layout:
     on tunable parameters, set before the initialization. ``derived``: (name, expr) exposed
     variables computed from others after every evaluation (negated aliases, copies of
     derivatives); ``fixed_values``: (name, expr) computed once at initialization
-    (parameter-valued aliases, calculated parameters)."""
+    (parameter-valued aliases, calculated parameters, external objects). ``objects``: the
+    variables holding external objects, in the order of their ``OBJECT(k)`` slots."""
     interface: ModelInterface
     slots: dict
     exact_states: frozenset
     computed_starts: tuple[tuple[str, Expr], ...]
     derived: tuple[tuple[str, Expr], ...]
     fixed_values: tuple[tuple[str, Expr], ...]
+    objects: tuple[str, ...] = ()
 
 
 def fmi_type(type_: str) -> str:
@@ -86,6 +98,8 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
                          for name, type_, start in hidden)
     slots = {name: Slot(C_ACCESSORS[builder.types[name]], identifiers[name], builder.types[name])
              for name in names}
+    slots.update((name, Slot(OBJECT_ACCESSOR, str(k), "Object"))
+                 for k, name in enumerate(builder.objects))
     experiment = system.experiment
     interface = ModelInterface(
         name=system.name, identifier=identifier, variables=variables, hidden=hidden_slots,
@@ -101,7 +115,7 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
                               experiment.tolerance, experiment.interval) if experiment else None)
     return Layout(interface, slots, frozenset(builder.exact_states),
                   tuple(builder.computed_starts), tuple(builder.derived),
-                  tuple(builder.fixed_values))
+                  tuple(builder.fixed_values), tuple(builder.objects))
 
 
 def _state_outputs(variables: tuple[Variable, ...], system: System):
@@ -131,6 +145,8 @@ class _Builder:
     def __init__(self, system: System, plan: ParameterPlan):
         from compiler.linearization import partials_complete
         self.system = system
+        self.object_types = frozenset(item.name for item in system.external_objects)
+        self.objects: list[str] = []   # variables holding external objects, in order
         self.plan = plan
         self.by_name = {item.name: item for item in system.variables}
         self.folded = dict(plan.folded)
@@ -159,6 +175,8 @@ class _Builder:
             item = self.by_name.get(name)
             if item is None:   # a derivative the system has under another name
                 result.append(self._derivative_copy(name))
+            elif item.type in self.object_types:
+                self._object(item)
             elif not item.hidden and not name.startswith("$"):
                 result.append(self._variable(item))
                 self.exposed[name] = result[-1]
@@ -205,6 +223,15 @@ class _Builder:
                         initial=None if causality == "input" else initial,
                         derivative_of=derivative_of, **common)
 
+    def _object(self, item) -> None:
+        """An external object: no FMI variable, an OBJECT(k) slot constructed (by its
+        binding) as the parameters are computed at initialization."""
+        if item.kind != "parameter" or item.binding is None:
+            raise EmitError(f"the external object {item.name} must be a parameter bound to "
+                            "a constructor call", item.span)
+        self.objects.append(item.name)
+        self.fixed_values.append((item.name, item.binding))
+
     def _parameter(self, item, common: dict) -> Variable:
         name = item.name
         values = self.values
@@ -235,6 +262,9 @@ class _Builder:
 
     def _alias(self, alias: Alias) -> Variable | None:
         item = alias.variable
+        if item.type in self.object_types:
+            raise EmitError(f"the external object {item.name} is another object's alias, which "
+                            "the C code generator does not support", item.span)
         type_ = fmi_type(item.type)
         causality = "output" if item.causality == "output" and not item.protected else "local"
         unit = item.unit or None if type_ == "Float64" else None

@@ -32,7 +32,7 @@ def _append(node, writer, parts: list, arguments: list) -> None:
         for item in node.args:
             _append(item, writer, parts, arguments)
     elif type(node) is Op and node.op == "String":
-        _value(node.args[0], writer, parts, arguments)
+        _value(node.args[0], writer, parts, arguments, _options(node))
     elif type(node) is Var and node.type == STRING:
         parts.append("%s")
         arguments.append(writer.text(node))
@@ -43,18 +43,39 @@ def _append(node, writer, parts: list, arguments: list) -> None:
                         "String() and +)")
 
 
-def _value(node, writer, parts: list, arguments: list) -> None:
-    """A value as String(x) prints it: %g for Real, true/false for Boolean."""
+def _options(node) -> tuple:
+    """The formatting options of a String() call: () for none, (format,) or (minimumLength,
+    leftJustified, significantDigits), as Python values (they must be constants)."""
+    options = node.args[1:]
+    if any(type(item) is not Const for item in options):
+        raise EmitError(f"the formatting options of {node!r} must be constants in a message")
+    return tuple(item.value for item in options)
+
+
+def _value(node, writer, parts: list, arguments: list, options: tuple = ()) -> None:
+    """A value as String(x, options) prints it: %g for Real, true/false for Boolean."""
     text = writer.text(node)
+    if len(options) == 1:   # a printf conversion without its %
+        integral = options[0][-1:] in ("d", "i", "o", "u", "x", "X")
+        parts.append(f"%{options[0][:-1]}ll{options[0][-1]}" if integral else f"%{options[0]}")
+        arguments.append(f"(long long)({text})" if integral else f"(double)({text})")
+        return
+    width = ""
+    if options:
+        minimum_length, left_justified, digits = options
+        width = f"{'-' if left_justified else ''}{minimum_length}" if minimum_length > 0 else ""
+        precision = f".{max(int(digits), 1)}"
+    else:
+        precision = ""
     if node.type == REAL:
-        parts.append("%g")
+        parts.append(f"%{width}{precision}g")
         arguments.append(text)
     elif node.type == BOOLEAN:
-        parts.append("%s")
+        parts.append(f"%{width}s")
         arguments.append(f'({text}) ? "true" : "false"')
     elif node.type == STRING:
-        parts.append("%s")
+        parts.append(f"%{width}s")
         arguments.append(text)
     else:
-        parts.append("%lld")
+        parts.append(f"%{width}lld")
         arguments.append(f"(long long)({text})")

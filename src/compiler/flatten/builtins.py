@@ -138,11 +138,34 @@ def _delay(call, env):
                               _value(expr, env))
 
 
+# String(x, minimumLength, leftJustified, significantDigits) or String(x, format) (MLS
+# 3.7.1.2); the options' defaults
+STRING_OPTIONS = ("minimumLength", "leftJustified", "significantDigits")
+STRING_DEFAULTS = (flat.Const(0), flat.Const(True), flat.Const(6))
+
+
+def string_call(value, named: dict, span) -> flat.Call:
+    """The flat call of ``String(value, <named options>)``: ``String(x)`` without options,
+    ``String(x, format)`` with a format, else all three options positional."""
+    unknown = set(named) - set(STRING_OPTIONS) - {"format"}
+    if unknown:
+        raise FlattenError(f"String() has no option named '{sorted(unknown)[0]}'", span)
+    if "format" in named:
+        if len(named) > 1:
+            raise FlattenError("String() takes either a format or the other options", span)
+        return flat.Call("String", (value, named["format"]))
+    if not named:
+        return flat.Call("String", (value,))
+    return flat.Call("String", (value,) + tuple(named.get(name, default) for name, default
+                                                 in zip(STRING_OPTIONS, STRING_DEFAULTS)))
+
+
 def _string(call, env):
-    if call.named:
-        raise FlattenError("the formatting options of String() are not supported", call.span)
-    (arg,) = _arguments(call, ("x",), "String")
-    return flat.Call("String", (_scalar(arg, env, "String"),))
+    if len(call.args) != 1:
+        raise FlattenError("String() takes one positional argument and named options",
+                           call.span)
+    named = {item.name: _scalar(item.value, env, "String") for item in call.named}
+    return string_call(_scalar(call.args[0], env, "String"), named, call.span)
 
 
 # ------------------------------------------------------------------------- array functions
@@ -323,7 +346,8 @@ def _cardinality(call, env):
 
 
 def _instance_name(call, env):
-    """The simulated model's name and the path of the instance calling (MLS 3.7.6)."""
+    """The simulated model's name (without its package: ``Vehicle.engine`` for an engine of
+    MyLib.Vehicle, MLS 3.7.4.6) and the path of the instance calling."""
     _arguments(call, (), "getInstanceName")
     instance = env.instance
     if instance is None:
@@ -331,7 +355,7 @@ def _instance_name(call, env):
     root = instance
     while root.parent is not None:
         root = root.parent
-    return flat.Const(root.info.name + (f".{instance.path}" if instance.path else ""))
+    return flat.Const(root.info.name.rsplit(".", 1)[-1] + (f".{instance.path}" if instance.path else ""))
 
 
 def _rooted(call, env):

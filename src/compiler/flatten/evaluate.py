@@ -13,6 +13,7 @@ from compiler import flat
 from compiler.flatten import translate as translation
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.values import RecordValue, ShapeError, shape
+from compiler.symbolic.evaluate import modelica_string
 
 
 def _div(a, b):
@@ -68,7 +69,7 @@ _FUNCTIONS = {
     "mod": lambda a, b: a - math.floor(a / b) * b if b != 0 else _integer_division(a, b),
     "rem": lambda a, b: a - _integer_division(a, b) * b,
     "noEvent": lambda x: x, "smooth": lambda p, x: x, "homotopy": lambda a, s: a,
-    "Integer": lambda e: e.ordinal, "String": lambda x: str(x),
+    "Integer": lambda e: e.ordinal, "String": modelica_string,
 }
 
 

@@ -484,6 +484,10 @@ class FunctionScope:
             if name in ("sum", "product", "min", "max") and len(call.args) == 1 and \
                     type(call.args[0]) is ast.Comprehension and not call.named:
                 return self._reduction(name, call.args[0])
+            if name == "String" and len(call.args) == 1:
+                from compiler.flatten.builtins import string_call
+                return string_call(self.expr(call.args[0]), {
+                    item.name: self.expr(item.value) for item in call.named}, call.span)
             if call.named or any(type(arg) is ast.Comprehension for arg in call.args):
                 raise FlattenError(f"named arguments and reductions of {name}() are not "
                                    "supported in functions", call.span)

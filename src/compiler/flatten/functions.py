@@ -13,6 +13,7 @@ import dataclasses
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.function_body import FunctionScope, statement_block
+from compiler.flatten.walk import nodes
 from compiler.lang import ast
 
 
@@ -52,13 +53,17 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
         raise FlattenError(f"function {name} is partial and cannot be called", span)
     scope = FunctionScope(ctx, entry, info)
     ports = {"input": [], "output": [], "local": []}
+    declared = []   # (kind, position, the statements its default needs first)
     for member_name, member in info.members.items():
         decl = member.decl
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
-        ports[decl.causality or "local"].append(scope.declare(member))
-    prologue = _prologue(scope, ports)
+        kind = decl.causality or "local"
+        before = len(scope.hoisted)
+        ports[kind].append(scope.declare(member))
+        declared.append((kind, len(ports[kind]) - 1, tuple(scope.hoisted[before:])))
+    prologue = _prologue(scope, ports, declared)
     external = _external(scope, info, ports)
     builtin = external is not None and external.language == "builtin"
     definition = ctx.classes.definition(entry)
@@ -71,24 +76,52 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     return header
 
 
-def _prologue(scope: FunctionScope, ports: dict) -> list:
+def _prologue(scope: FunctionScope, ports: dict, declared: list) -> list:
     """Where a declaration's default needed statements first (a call with an array or
-    record result), the defaults of the outputs and locals become the first statements, in
-    declaration order, after those statements."""
+    record result), that default becomes a statement after those, as does every default
+    reading a variable so assigned, in declaration order: the first statements of the body.
+    The other defaults stay with their declarations (array sizes may read them)."""
     if not scope.hoisted:
         return []
-    statements = list(scope.hoisted)
+    assigned = _assigned(scope.hoisted)
+    statements = []
+    for kind, position, needed in declared:
+        if kind == "input":
+            continue
+        port = ports[kind][position]
+        variables = []
+        for var in port.variables:
+            if var.default is not None and (needed or _reads(var.default) & assigned):
+                statements.extend(needed)
+                needed = ()
+                statements.append(flat.Assign(flat.Var(var.name), var.default, var.span))
+                assigned.add(var.name)
+                var = dataclasses.replace(var, default=None)
+            variables.append(var)
+        statements.extend(needed)
+        ports[kind][position] = type(port)(port.name, tuple(variables), port.record)
+    used = set(map(id, statements))
+    statements.extend(item for item in scope.hoisted if id(item) not in used)
     scope.hoisted.clear()
-    for kind in ("output", "local"):
-        for position, port in enumerate(ports[kind]):
-            variables = []
-            for var in port.variables:
-                if var.default is not None:
-                    statements.append(flat.Assign(flat.Var(var.name), var.default, var.span))
-                    var = dataclasses.replace(var, default=None)
-                variables.append(var)
-            ports[kind][position] = type(port)(port.name, tuple(variables), port.record)
     return statements
+
+
+def _reads(node) -> set:
+    return {item.name for item in nodes(node) if type(item) is flat.Var}
+
+
+def _assigned(statements) -> set:
+    """The variables statements assign (an array of which they assign elements too)."""
+    names = set()
+    for item in nodes(statements):
+        if type(item) is flat.Assign:
+            target = item.target
+            for element in target.elements if type(target) is flat.TupleExpr else (target,):
+                while type(element) is flat.Index:
+                    element = element.base
+                if type(element) is flat.Var:
+                    names.add(element.name)
+    return names
 
 
 def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
@@ -108,13 +141,24 @@ def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
         args = tuple(scope.expr(arg) for arg in clause.args)
         output = clause.output.parts[0].name if clause.output is not None else ""
         return flat.ExternalCall(language, clause.function, args, output, **linkage)
-    outputs = ports["output"]
+    outputs = [var for port in ports["output"] for var in port.variables]
     if len(outputs) > 1:
         raise FlattenError("an external function with several outputs needs an explicit call",
                            clause.span)
-    args = tuple(flat.Var(port.name) for port in ports["input"])
-    return flat.ExternalCall(language, scope.entry.name, args, outputs[0].name if outputs else "",
-                             **linkage)
+    # the default mapping (MLS 12.9.1): the inputs in order, each array followed by its
+    # sizes; a scalar output is the result, an array output the last argument
+    returned = outputs[0].name if outputs and not outputs[0].dims else ""
+    passed = [var for port in ports["input"] for var in port.variables] + \
+        [var for var in outputs if var.dims]
+    args = tuple(arg for var in passed for arg in _with_sizes(var))
+    return flat.ExternalCall(language, scope.entry.name, args, returned, **linkage)
+
+
+def _with_sizes(var: flat.FunctionVar) -> tuple:
+    """A variable as the default mapping passes it: an array with its sizes after it."""
+    sizes = tuple(flat.Call("size", (flat.Var(var.name), flat.Const(k + 1)))
+                  for k in range(len(var.dims)))
+    return (flat.Var(var.name),) + sizes
 
 
 def _linkage(scope: FunctionScope, clause) -> dict:

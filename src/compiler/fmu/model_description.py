@@ -223,13 +223,17 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
     return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")
 
 
-def build_description(identifier: str, sources: tuple[str, ...]) -> bytes:
-    """sources/buildDescription.xml, which lets other tools rebuild the binary."""
+def build_description(identifier: str, sources: tuple[str, ...], definitions=()) -> bytes:
+    """sources/buildDescription.xml, which lets other tools rebuild the binary: one file set
+    (importers such as fmpy read the first only), with the ``definitions`` (name, value)
+    the C code of external functions' libraries needs."""
     root = etree.Element("fmiBuildDescription", fmiVersion="3.0")
     configuration = etree.SubElement(root, "BuildConfiguration", modelIdentifier=identifier)
     file_set = etree.SubElement(configuration, "SourceFileSet", language="C99")
     for name in sources:
         etree.SubElement(file_set, "SourceFile", name=name)
+    for name, value in definitions:
+        etree.SubElement(file_set, "PreprocessorDefinition", name=name, value=value)
     validate(root, "fmi3BuildDescription.xsd", "buildDescription.xml")
     return etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")
 

@@ -12,14 +12,18 @@ from pathlib import Path
 
 from compiler.errors import PackageError
 from compiler.fmu import c_tables
-from compiler.fmu.build import PLATFORM, compile_binary
+from compiler.fmu.build import PLATFORM, LibraryCode, compile_binary
+from compiler.fmu.external_sources import ExternalCode
 from compiler.fmu.interface import ModelInterface, check
 from compiler.fmu.layout import layout as make_layout
 from compiler.fmu.model_description import build_description, model_description
-from compiler.fmu.runtime_files import RUNTIME_HEADERS, RUNTIME_SOURCES, template_dir
+from compiler.fmu.runtime_files import (
+    EXTERNAL_RUNTIME_HEADERS, EXTERNAL_RUNTIME_SOURCES, RUNTIME_HEADERS, RUNTIME_SOURCES,
+    template_dir)
 
 MODEL_SOURCES = ("model_info.c", "model.c")
 GENERATED_HEADERS = ("config.h",)
+EXTERNAL_SOURCE = "model_external.c"   # the trampolines of external functions
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,36 +33,69 @@ class PackagedFmu:
     compiler_warnings: str
 
 
-def instantiation_token(interface: ModelInterface, model_source: str) -> str:
+def instantiation_token(interface: ModelInterface, model_source: str,
+                        external: ExternalCode | None = None) -> str:
     """Same interface, equations and runtime -> same token; anything else -> another one."""
     digest = hashlib.sha256(repr(interface).encode())
     digest.update(model_source.encode())
     for name in RUNTIME_SOURCES + RUNTIME_HEADERS:
         digest.update((template_dir() / name).read_bytes())
+    if external is not None:
+        digest.update(external.source.encode())
+        digest.update(external.sources.digest().encode())
+        for name in EXTERNAL_RUNTIME_SOURCES + EXTERNAL_RUNTIME_HEADERS:
+            digest.update((template_dir() / name).read_bytes())
     return "{" + str(uuid.UUID(bytes=digest.digest()[:16], version=5)) + "}"
 
 
-def write_sources(interface: ModelInterface, model_source: str, directory: Path) -> str:
+def write_sources(interface: ModelInterface, model_source: str, directory: Path,
+                  external: ExternalCode | None = None) -> str:
     """Everything needed to build the binary, as it goes into the FMU's sources/. Returns the token."""
     check(interface)
-    return _write_sources(interface, make_layout(interface), model_source, directory)
+    return _write_sources(interface, make_layout(interface), model_source, directory, external)
 
 
-def _write_sources(interface: ModelInterface, layout, model_source: str, directory: Path) -> str:
-    token = instantiation_token(interface, model_source)
+def _own_sources(external: ExternalCode | None) -> tuple[str, ...]:
+    """The C files of the runtime and the model (compiled with all warnings)."""
+    runtime = RUNTIME_SOURCES + (EXTERNAL_RUNTIME_SOURCES if external is not None else ())
+    return runtime + MODEL_SOURCES
+
+
+def _library_sources(external: ExternalCode | None) -> tuple[str, ...]:
+    """The C files compiled as library code: model_external.c and the libraries'."""
+    if external is None:
+        return ()
+    return ((EXTERNAL_SOURCE,) if external.source else ()) + external.sources.compiled
+
+
+def _write_sources(interface: ModelInterface, layout, model_source: str, directory: Path,
+                   external: ExternalCode | None = None) -> str:
+    token = instantiation_token(interface, model_source, external)
     directory.mkdir(parents=True, exist_ok=True)
-    for name in RUNTIME_SOURCES + RUNTIME_HEADERS:
+    runtime = RUNTIME_SOURCES + RUNTIME_HEADERS
+    if external is not None:
+        runtime += EXTERNAL_RUNTIME_SOURCES + EXTERNAL_RUNTIME_HEADERS
+        for name, origin in external.sources.files:
+            shutil.copyfile(origin, directory / name)
+        if external.source:
+            (directory / EXTERNAL_SOURCE).write_text(external.source)
+    for name in runtime:
         shutil.copyfile(template_dir() / name, directory / name)
     (directory / "config.h").write_text(c_tables.config_header(interface, layout, token))
     (directory / "model_info.c").write_text(c_tables.model_info(interface, layout))
     (directory / "model.c").write_text(model_source)
+    definitions = external.sources.definitions if external is not None else ()
     (directory / "buildDescription.xml").write_bytes(
-        build_description(interface.identifier, RUNTIME_SOURCES + MODEL_SOURCES))
+        build_description(interface.identifier, _own_sources(external) + _library_sources(external),
+                          definitions))
     return token
 
 
-def package_fmu(interface: ModelInterface, model_source: str, output: str | os.PathLike) -> PackagedFmu:
-    """Build `output` (an .fmu) from a model interface and the C text of its equations.
+def package_fmu(interface: ModelInterface, model_source: str, output: str | os.PathLike,
+                external: ExternalCode | None = None, object_cache: Path | None = None) -> PackagedFmu:
+    """Build `output` (an .fmu) from a model interface and the C text of its equations;
+    ``external``: what external functions, external objects and Strings add (their library
+    objects kept in ``object_cache``, when given).
 
     The archive appears only once everything succeeded: a failure leaves no file behind.
     """
@@ -67,11 +104,16 @@ def package_fmu(interface: ModelInterface, model_source: str, output: str | os.P
         root = Path(work) / "fmu"
         check(interface)
         layout = make_layout(interface)
-        token = _write_sources(interface, layout, model_source, root / "sources")
+        token = _write_sources(interface, layout, model_source, root / "sources", external)
         description = model_description(interface, layout, token)
         (root / "modelDescription.xml").write_bytes(description)
         binary = root / "binaries" / PLATFORM / f"{interface.identifier}.so"
-        build = compile_binary(root / "sources", RUNTIME_SOURCES + MODEL_SOURCES, interface.identifier, binary)
+        library = LibraryCode(_library_sources(external),
+                              external.sources.definitions if external is not None else (),
+                              external.sources.libraries if external is not None else (),
+                              object_cache)
+        build = compile_binary(root / "sources", _own_sources(external), interface.identifier,
+                               binary, library=library)
         archive = Path(work) / "out.fmu"
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
             for path in sorted(root.rglob("*")):

@@ -11,6 +11,9 @@ RUNTIME_SOURCES = ("fmi3Functions.c", "instance.c", "events.c", "cosimulation.c"
                    "radau5.c", "dense_lu.c", "sparse_lu.c", "model_support.c")
 RUNTIME_HEADERS = ("model.h", "instance.h", "crossing.h", "radau5.h", "dense_lu.h", "dense_lu_impl.h",
                    "sparse_lu.h", "sparse_lu_impl.h", "model_support.h")
+# added for models that call external functions, hold external objects or make Strings
+EXTERNAL_RUNTIME_SOURCES = ("external_support.c",)
+EXTERNAL_RUNTIME_HEADERS = ("external_support.h", "ModelicaUtilities.h")
 
 
 @functools.lru_cache(maxsize=None)

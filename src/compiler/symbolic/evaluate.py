@@ -43,12 +43,20 @@ def modelica_integer(x):
     return int(math.floor(x))
 
 
-def modelica_string(x):
+def modelica_string(x, *options):
+    """String(x), String(x, format) or String(x, minimumLength, leftJustified,
+    significantDigits) (MLS 3.7.1.2; C's printf conversions)."""
+    if len(options) == 1:
+        conversion = options[0]
+        return f"%{conversion}" % (int(x) if conversion[-1:] in "diouxX" else float(x))
+    minimum_length, left_justified, digits = options or (0, True, 6)
     if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, float):
-        return f"{x:g}"
-    return str(x)
+        text = "true" if x else "false"
+    elif isinstance(x, float):
+        text = f"{x:.{max(int(digits), 1)}g}"
+    else:
+        text = str(x)
+    return text.ljust(minimum_length) if left_justified else text.rjust(minimum_length)
 
 
 BUILTINS = {

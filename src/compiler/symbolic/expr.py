@@ -188,6 +188,10 @@ def _one(type_: str) -> Const:
 
 # ------------------------------------------------------------------------------ arithmetic
 def add(a: Expr, b: Expr) -> Expr:
+    if a.type == STRING or b.type == STRING:   # concatenation
+        if type(a) is Const and type(b) is Const:
+            return const(a.value + b.value, STRING)
+        return _op("+", (a, b), STRING)
     type_ = INTEGER if a.type == INTEGER and b.type == INTEGER else REAL
     if type(a) is Const and type(b) is Const:
         return const(a.value + b.value, type_)
