@@ -33,6 +33,9 @@
 #define NOINLINE
 #endif
 
+/* Storage for an array of n elements: C forbids zero-size arrays, a Modelica array may be empty. */
+#define ARRAY_STORAGE(n) ((n) > 0 ? (n) : 1)
+
 /* ---- Modelica built-ins ---- */
 
 /* div(x, y): the quotient truncated toward zero; mod: x - floor(x/y)*y; rem: x - div(x,y)*y */

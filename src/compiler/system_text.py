@@ -130,11 +130,19 @@ def block_place(block) -> str:
     return describe_loop(block)
 
 
-def describe_loop(block) -> str:
-    """``the nonlinear system for x, y (file:line:col, ...)`` of a linear or Newton block."""
+def describe_loop(block, place=str, most: int | None = None) -> str:
+    """``the nonlinear system for x, y (file:line:col, ...)`` of a linear or Newton block;
+    ``place`` writes a span, ``most`` bounds the unknowns and places listed."""
     if type(block) is LinearBlock:
         kind, names, items = "linear system", block.vars, block.equations
     else:
         kind, names, items = "nonlinear system", block.vars, block.residuals
-    where = ", ".join(str(item.span) for item in items if item.span)
-    return f"the {kind} for {', '.join(names)}" + (f" ({where})" if where else "")
+    where = [place(item.span) for item in items if item.span]
+    return f"the {kind} for {_listed(names, most)}" + (f" ({_listed(where, most)})"
+                                                         if where else "")
+
+
+def _listed(items, most: int | None) -> str:
+    if most is None or len(items) <= most:
+        return ", ".join(items)
+    return f"{', '.join(items[:most])} and {len(items) - most} more"

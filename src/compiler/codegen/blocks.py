@@ -54,19 +54,20 @@ class Context:
         return name
 
 
-def loop_text(block) -> str:
+def loop_text(block, most: int | None = None) -> str:
     """``the nonlinear system for y (Pendulum.mo:16:3)``: a loop in messages and comments
-    (file names without folders)."""
-    text = describe_loop(block)
-    for item in getattr(block, "equations", ()) + getattr(block, "residuals", ()):
-        if item.span:
-            text = text.replace(str(item.span), source_place(item.span))
-    return text
+    (file names without folders; at most ``most`` unknowns and places)."""
+    return describe_loop(block, source_place, most)
+
+
+# C99 compilers need not accept string literals over 4095 characters: a loop's message names
+# at most this many unknowns and equations
+MESSAGE_ITEMS = 12
 
 
 def described(block) -> str:
-    """The C string literal of ``loop_text``."""
-    return c_string(loop_text(block))
+    """The C string literal of ``loop_text`` for messages."""
+    return c_string(loop_text(block, MESSAGE_ITEMS))
 
 
 class Sequence:

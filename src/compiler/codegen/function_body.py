@@ -218,7 +218,7 @@ class BodyWriter:
                 scratch = self.fresh("unused")
                 sizes = self.code.output_sizes(self, callee, call.args, output)
                 count = " * ".join(sizes) if sizes else "1"
-                lines.append(f"{c_type(output.type)} {scratch}[{count}];")
+                lines.append(array_declaration(c_type(output.type), scratch, count))
                 outputs.append(scratch)
             elif output.dims:
                 outputs.append(self.locals[target.name].c_name)
@@ -470,6 +470,8 @@ class BodyWriter:
             return self._binary(node, lambda item: self.element(item, index))
         if kind is flat.ArrayExpr:
             items = _flattened(node)
+            if any(self.shape(item) for item in items):   # {cos(phi), sin(phi)}
+                return f"{self._stacked(node)}[{index}]"
             type_ = c_type(self.type_of(node))
             return f"((const {type_}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
         if kind is flat.RangeExpr:
@@ -486,6 +488,20 @@ class BodyWriter:
             if node.name in MATH:
                 return self._math(node.name, node.args, lambda item: self.element(item, index))
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _stacked(self, node) -> str:
+        """A local array holding an array literal whose elements are array expressions, one
+        after another (statements in ``pre``)."""
+        shape = self.shape(node)
+        inner = " * ".join(shape[1:])
+        result = self.fresh("rows")
+        self.pre.append(array_declaration(c_type(self.type_of(node)), result, " * ".join(shape)))
+        for row, item in enumerate(node.elements):
+            k = self.fresh("k")
+            value = self.element(item, k)   # what it needs goes to pre first
+            self.pre.append(f"for (size_t {k} = 0; {k} < {inner}; {k}++) "
+                            f"{result}[{row} * {_grouped(inner)} + {k}] = {value};")
+        return result
 
     def _matrix_product(self, node) -> str:
         """A local array holding the product A*B, A*x or x*A (statements in ``pre``)."""
@@ -511,7 +527,7 @@ class BodyWriter:
                 lines = [f"for (size_t {index} = 0; {index} < {count}; {index}++) {{",
                          *(INDENT + line for line in lines), "}"]
         size = " * ".join(size for size in (rows, columns) if size != "1")
-        self.pre += [f"{type_} {result}[{size}];", *lines]
+        self.pre += [array_declaration(type_, result, size), *lines]
         return result
 
     def materialized(self, node, type_: str | None = None) -> tuple[str, tuple[str, ...]]:
@@ -525,7 +541,7 @@ class BodyWriter:
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre += [f"{c_type(type_)} {temp}[{total}];",
+        self.pre += [array_declaration(c_type(type_), temp, total),
                      f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
         return temp, shape
 
@@ -551,6 +567,14 @@ class BodyWriter:
                      f"for (size_t {k} = 1; {k} < {count}; {k}++) if ({self.element(node, k)} "
                      f"{better} {best}) {best} = {self.element(node, k)};"]
         return best
+
+
+def array_declaration(type_: str, name: str, count: str) -> str:
+    """``double x[n];``: C forbids zero-size arrays and a Modelica array may be empty, so a
+    count that may be 0 gets storage for one element (ARRAY_STORAGE, model_support.h)."""
+    if count.isdigit():
+        return f"{type_} {name}[{max(int(count), 1)}];"
+    return f"{type_} {name}[ARRAY_STORAGE({count})];"
 
 
 def _bare(text: str) -> str:

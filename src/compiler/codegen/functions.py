@@ -15,7 +15,8 @@ import re
 from compiler import flat
 from compiler.codegen.cexpr import c_type
 from compiler.codegen.errors import EmitError
-from compiler.codegen.function_body import INDENT, BodyWriter, Local, _size_t
+from compiler.codegen.function_body import (INDENT, BodyWriter, Local, _size_t,
+                                            array_declaration)
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.interface import C_KEYWORDS
@@ -95,11 +96,15 @@ class FunctionCode:
             name = self.identifier(item.name)
             sizes = tuple(f"{name}_n{k + 1}" for k in range(len(item.dims)))
             locals_[item.name] = Local(name, item.type, sizes)
-        lines = []
+        declarations = []
         for item in function.outputs + function.locals:
-            lines += self._declaration(writer, item, item in function.outputs)
-        lines += writer.statements(function.algorithm)
-        lines += self.return_lines(function, locals_)
+            declarations += self._declaration(writer, item, item in function.outputs)
+        statements = writer.statements(function.algorithm) + self.return_lines(function, locals_)
+        unread = _unread_scalars([locals_[item.name].c_name for item in function.locals
+                                  if not item.dims], declarations + statements)
+        if unread:   # protected variables the algorithm never reads (gcc would warn)
+            declarations.append(" ".join(f"(void){name};" for name in unread))
+        lines = declarations + statements
         body = "\n".join(INDENT + line if line else "" for line in lines)
         unused = [name for name in _parameter_names(self.signature(function))
                   if not re.search(rf"\b{name}\b", body)]
@@ -135,7 +140,7 @@ class FunctionCode:
         local = Local(name, item.type, tuple(sizes))
         writer.locals[item.name] = local
         if not output:
-            lines.append(f"{type_} {name}[{local.count}];")
+            lines.append(array_declaration(type_, name, local.count))
         if item.default is not None:
             lines += writer._array_assign(local, item.default, item.span)
         else:
@@ -217,7 +222,8 @@ class FunctionCode:
                 raise EmitError(f"{callee.name}(): the argument for {item.name} has "
                                 f"{len(shape)} dimensions, not {len(item.dims)}", callee.span)
             if shape:
-                elements = ", ".join(writer.text(leaf) for leaf in _leaves(arg))
+                # an empty array: one unread element (C forbids empty initializers)
+                elements = ", ".join(writer.text(leaf) for leaf in _leaves(arg)) or "0"
                 texts.append(f"(const {_c_type(callee, item)}[]){{{elements}}}")
                 texts += [str(size) for size in shape]
             else:
@@ -232,7 +238,7 @@ class FunctionCode:
             name = f"{self.identifier(callee.name.rsplit('.', 1)[-1])}{number}_{self.identifier(item.name)}"
             type_ = _c_type(callee, item)
             if item.dims:
-                declarations.append(f"{type_} {name}[{count(shape)}];")
+                declarations.append(array_declaration(type_, name, str(count(shape))))
                 pointers.append(name)
                 results += [f"{name}[{k}]" for k in range(count(shape))]
             else:
@@ -242,6 +248,15 @@ class FunctionCode:
         arguments = ", ".join(["m"] + texts + pointers)
         writer.lines.extend(declarations + [f"CHECK({self.c_name(callee)}({arguments}));"])
         return results
+
+
+def _unread_scalars(names, lines) -> list[str]:
+    """The C scalars among ``names`` that ``lines`` declare or assign but never read."""
+    text = _STRING_LITERAL.sub('""', "\n".join(lines))
+    return [name for name in names if not re.search(rf"\b{name}\b(?!\s*=[^=])", text)]
+
+
+_STRING_LITERAL = re.compile(r'"(?:\\.|[^"\\])*"')
 
 
 def _parameter_names(signature: str) -> list[str]:

@@ -52,13 +52,19 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
         raise FlattenError(f"function {name} is partial and cannot be called", span)
     scope = FunctionScope(ctx, entry, info)
     ports = {"input": [], "output": [], "local": []}
+    needs = {}   # (kind, position) -> the statements the port's default needs first
     for member_name, member in info.members.items():
         decl = member.decl
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
-        ports[decl.causality or "local"].append(scope.declare(member))
-    prologue = _prologue(scope, ports)
+        kind = decl.causality or "local"
+        before = len(scope.hoisted)
+        ports[kind].append(scope.declare(member))
+        if len(scope.hoisted) > before:
+            needs[kind, len(ports[kind]) - 1] = scope.hoisted[before:]
+            del scope.hoisted[before:]
+    prologue = _prologue(ports, needs)
     external = _external(scope, info, ports)
     builtin = external is not None and external.language == "builtin"
     definition = ctx.classes.definition(entry)
@@ -71,16 +77,18 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     return header
 
 
-def _prologue(scope: FunctionScope, ports: dict) -> list:
-    """Where a declaration's default needed statements first (a call with an array or
-    record result), the defaults of the outputs and locals become the first statements, in
-    declaration order, after those statements."""
-    if not scope.hoisted:
-        return []
-    statements = list(scope.hoisted)
-    scope.hoisted.clear()
+def _prologue(ports: dict, needs: dict) -> list:
+    """Where a declaration's default needs statements first (a call with an array or record
+    result, a comprehension), that default and those of the outputs and locals declared after
+    it (outputs first, as the code generators declare them) become the first statements, in
+    declaration order, each after the statements it needs; earlier defaults stay (sizes of
+    later arrays may read them)."""
+    statements = []
     for kind in ("output", "local"):
         for position, port in enumerate(ports[kind]):
+            if not statements and (kind, position) not in needs:
+                continue
+            statements += needs.get((kind, position), [])
             variables = []
             for var in port.variables:
                 if var.default is not None:
