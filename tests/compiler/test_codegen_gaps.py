@@ -107,3 +107,52 @@ def test_an_array_literal_of_array_expressions_in_a_function(fmus, kind):
     assert result["y[1]"] == pytest.approx(2 / 3 * (weights @ np.cos(phi)) * t, abs=1e-12)
     assert result["y[2]"] == pytest.approx(2 / 3 * (weights @ np.sin(phi)) * t, abs=1e-12)
     assert result["y0"] == pytest.approx(2 * t, abs=1e-12)
+
+
+# ----------------------------------------------------------------------- model algorithms
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_algorithm_assigns_the_element_a_varying_subscript_chooses(fmus, kind):
+    # the k-th sample (t = 0.1 + 0.2 (k - 1)) stores 10 t in buf[k], k in table[k, 2 - mod(k, 2)]
+    names = ["buf[1]", "buf[2]", "buf[3]", "table[1,1]", "table[1,2]", "table[2,1]",
+             "table[2,2]", "table[3,1]", "table[3,2]", "i"]
+    result = simulate(fmus, "Algorithms.Buffer", names, interval=0.05, kind=kind)
+    last = {name: result[name][-1] for name in names}
+    assert last == pytest.approx({"buf[1]": 1.0, "buf[2]": 3.0, "buf[3]": 5.0, "table[1,1]": 1,
+                                  "table[1,2]": 0, "table[2,1]": 0, "table[2,2]": 2,
+                                  "table[3,1]": 3, "table[3,2]": 0, "i": 5}, abs=1e-9)
+    between = result[(result["time"] > 0.32) & (result["time"] < 0.48)]
+    assert list(between["buf[2]"]) == pytest.approx([3.0] * 3)
+    assert list(between["buf[3]"]) == [0.0] * 3
+
+
+def test_the_interpreter_assigns_the_element_a_varying_subscript_chooses(fmus):
+    result = fmus.reference(GAPS, "CodegenGaps.Algorithms.Buffer", interval=0.05)
+    assert [result.at(f"buf[{k}]", 1.0) for k in (1, 2, 3)] == pytest.approx([1.0, 3.0, 5.0])
+    assert result.at("table[3,1]", 1.0) == 3 and result.at("table[3,2]", 1.0) == 0
+
+
+def test_a_subscript_past_the_end_of_the_assigned_array_is_an_error(fmus):
+    fmu = fmus.build(GAPS, "CodegenGaps.Algorithms.Overrun")
+    messages = []
+    with pytest.raises(Exception, match="status 3"):
+        simulate_fmu(str(fmu), output_interval=0.05,
+                     logger=lambda *args: messages.append(args))
+    errors = [message.decode() for _, status, category, message in messages
+              if category == b"logStatusError"]
+    # the third sample (t = 0.5) has i = 3 for buf[2]
+    assert errors[0].startswith("CodegenGaps.mo:")
+    assert "t = 0.5" in errors[0]
+    assert errors[0].endswith("a subscript of the left side of ':=' is out of range")
+
+
+# -------------------------------------------------------------------------------- arrays
+def test_empty_rows_of_a_matrix_constructor_add_nothing(fmus):
+    from compiler.api import flatten_model
+    model = flatten_model(GAPS, "CodegenGaps.Arrays.EmptyRows", environ={})
+    sizes = {name: sum(1 for item in model.variables if item.name.startswith(f"{name}["))
+             for name in ("padded0", "padded2")}
+    assert sizes == {"padded0": 3, "padded2": 5}
+    names = ["padded0[1]", "padded0[3]", "padded2[1]", "padded2[2]", "padded2[3]", "padded2[5]",
+             "y"]
+    result = simulate(fmus, "Arrays.EmptyRows", names)
+    assert [result[name][-1] for name in names] == pytest.approx([1, 3, 0, 0, 1, 3, 6])

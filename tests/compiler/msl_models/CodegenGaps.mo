@@ -77,4 +77,42 @@ package CodegenGaps
       (y, y0) = toPhasor({1, 2, 3}*time);
     end Phasor;
   end Functions;
+
+  package Algorithms "Model algorithms the front end refused"
+    model Buffer "Samples stored in the elements a counter chooses"
+      parameter Integer n = 3;
+      discrete Real buf[n](each start = 0, each fixed = true);
+      discrete Real table[n, 2](each start = 0, each fixed = true);
+      Integer i(start = 0, fixed = true);
+    algorithm
+      when sample(0.1, 0.2) then
+        i := pre(i) + 1;
+        if i <= n then
+          buf[i] := 10*time;
+          table[i, 2 - mod(i, 2)] := i;
+        end if;
+      end when;
+    end Buffer;
+
+    model Overrun "A subscript that goes past the end of the array"
+      discrete Real buf[2](each start = 0, each fixed = true);
+      Integer i(start = 0, fixed = true);
+    algorithm
+      when sample(0.1, 0.2) then
+        i := pre(i) + 1;
+        buf[i] := time;
+      end when;
+    end Overrun;
+  end Algorithms;
+
+  package Arrays "Array constructors of the front end"
+    model EmptyRows "Rows of no elements in a matrix constructor"
+      parameter Real b[3] = {1, 2, 3};
+      parameter Integer none = 0;
+      parameter Integer two = 2;
+      parameter Real padded0[:] = vector([zeros(none, 1); b]);
+      parameter Real padded2[:] = vector([zeros(two, 1); b]);
+      Real y = sum(padded2)*time;
+    end EmptyRows;
+  end Arrays;
 end CodegenGaps;
