@@ -17,6 +17,10 @@ import pytest
 
 _SHARED = Path(__file__).resolve().parents[2] / "shared"
 
+# generated C must compile without a gcc warning in the tests (a user's compile only logs one;
+# compiler.compile.STRICT_VARIABLE); subprocesses of the tests inherit it
+os.environ["COSIM_STRICT_GCC"] = "1"
+
 
 @dataclass(frozen=True)
 class Material:

@@ -140,17 +140,19 @@ def block_place(block) -> str:
     return describe_loop(block)
 
 
-def describe_loop(block) -> str:
+def describe_loop(block, place=str, most: int | None = None) -> str:
     """``the nonlinear system for x, y (file:line:col, ...)`` of a linear, Newton or mixed
-    block."""
+    block, the first few unknowns and places listed; ``place`` writes a span, ``most``
+    bounds the unknowns listed."""
     if type(block) is LinearBlock:
         kind, names = "linear system", block.vars
     elif type(block) is MixedBlock:
         kind, names = "mixed system", block.discrete
     else:
         kind, names = "nonlinear system", block.vars
-    where = listed([str(item.span) for item in loop_parts(block)], SHOWN_PLACES)
-    return f"the {kind} for {listed(names)}" + (f" ({where})" if where else "")
+    where = listed([place(item.span) for item in loop_parts(block)], SHOWN_PLACES)
+    shown = listed(names) if most is None else listed(names, most)
+    return f"the {kind} for {shown}" + (f" ({where})" if where else "")
 
 
 def loop_parts(block) -> list:

@@ -21,7 +21,7 @@ from compiler.system import (
     MIXED_ITERATIONS, AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement,
     IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
     WhileStatement)
-from compiler.system_text import describe_loop, loop_parts
+from compiler.system_text import describe_loop
 
 INDENT = "    "
 # linear blocks up to this size keep their matrix on the stack; larger ones allocate it
@@ -55,25 +55,16 @@ class Context:
         return name
 
 
-def loop_text(block) -> str:
+def loop_text(block, most: int | None = None) -> str:
     """``the nonlinear system for y (Pendulum.mo:16:3)``: a loop in messages and comments
-    (file names without folders)."""
-    text = describe_loop(block)
-    for item in loop_parts(block):
-        text = text.replace(str(item.span), source_place(item.span))
-    return text
-
-
-# C99 compilers need support string literals of 4095 characters only (gcc warns beyond)
-DESCRIPTION_LIMIT = 1000
+    (file names without folders; at most ``most`` unknowns listed)."""
+    return describe_loop(block, source_place, most)
 
 
 def described(block) -> str:
-    """The C string literal of ``loop_text``, cut short for a large loop."""
-    text = loop_text(block)
-    if len(text) > DESCRIPTION_LIMIT:
-        text = f"{text[:DESCRIPTION_LIMIT]}... ({len(block.vars)} unknowns)"
-    return c_string(text)
+    """The C string literal of ``loop_text`` for messages (a few unknowns and places: C99
+    compilers need accept string literals of 4095 characters only)."""
+    return c_string(loop_text(block))
 
 
 class Sequence:

@@ -208,17 +208,52 @@ def _assign(node: ast.Assign, state: _State) -> list:
         return [flat.Assign(tuple_target, value.call, node.span)]
     result = []
     for var, expr in pairs(target, value, node.span):
-        check_same_type(None, (var, expr), env.ctx, node.span, "assignment")
-        _note(state, [var])
-        result.append(flat.Assign(var, expr, node.span))
+        for leaf in _leaves(var):
+            check_same_type(None, (leaf, expr), env.ctx, node.span, "assignment")
+            _note(state, [leaf])
+        result.append(_chosen_assignment(var, expr, node.span))
     return result
+
+
+def _leaves(target) -> list:
+    """The variables a scalar target may assign: itself, or those an if-expression over the
+    elements of an array (a subscript that varies: ``buf[i]``) chooses among."""
+    leaves = []
+    while type(target) is flat.IfExpr:   # a chain as long as the array: no recursion on it
+        leaves += _leaves(target.then)
+        target = target.else_
+    return leaves + [target]
+
+
+def _chosen_assignment(target, value, span):
+    """``target := value``; for a target chosen by a subscript that varies
+    (``if noEvent(i == 1) then buf[1] else if ... else buf[n]``), an if-statement assigning
+    the chosen element, which refuses a subscript out of range."""
+    if type(target) is not flat.IfExpr:
+        return flat.Assign(target, value, span)
+    branches = []
+    while type(target) is flat.IfExpr:
+        branches.append((target.condition, (_chosen_assignment(target.then, value, span),)))
+        target = target.else_
+    last = _condition_for(branches[0][0], len(branches) + 1)
+    branches.append((last, (_chosen_assignment(target, value, span),)))
+    refusal = flat.Assert(flat.Const(False), flat.Const("a subscript of the left side of ':=' "
+                                                        "is out of range"), span=span)
+    return flat.IfStatement(tuple(branches), (refusal,), span)
+
+
+def _condition_for(first, k: int):
+    """The condition choosing element ``k``, given the one choosing element 1:
+    ``noEvent(index == 1)`` (names.with_dynamic)."""
+    test = first.args[0]
+    return flat.Call("noEvent", (flat.Binary("==", test.left, flat.Const(k)),))
 
 
 def _target(ref, env, initial: bool):
     if type(ref) is not ast.ComponentRef:
         raise FlattenError("the left side of ':=' must be a variable", ref.span)
     value = translate(ref, env)
-    for item in values.scalars(value):
+    for item in (leaf for scalar in values.scalars(value) for leaf in _leaves(scalar)):
         if type(item) is not flat.Var:
             raise FlattenError("the left side of ':=' must be a variable", ref.span)
         record = env.ctx.variables.get(item.name)

@@ -186,7 +186,13 @@ def transpose(matrix):
 
 
 def concatenate(dim: int, parts: list):
-    """``cat(dim, parts...)`` with ``dim`` counted from 1."""
+    """``cat(dim, parts...)`` with ``dim`` counted from 1. An empty part (``()``: its sizes
+    after the first are not known) adds nothing along the first dimension, and parts all
+    empty make an empty array (``[zeros(0, 1); b]`` is ``b`` as a column)."""
+    if all(_empty(part) for part in parts):
+        return ()
+    if dim == 1:
+        parts = [part for part in parts if not _empty(part)]
     shapes = [shape(part) for part in parts]
     if any(len(s) < dim for s in shapes):
         raise ShapeError(f"cat({dim}, ...) needs arrays with at least {dim} dimensions")
@@ -198,6 +204,10 @@ def concatenate(dim: int, parts: list):
         return tuple(item for part in parts for item in part)
     return tuple(concatenate(dim - 1, [part[i] for part in parts])
                  for i in range(shapes[0][0]))
+
+
+def _empty(value) -> bool:
+    return type(value) is tuple and not value
 
 
 def promote(value, ndims: int):

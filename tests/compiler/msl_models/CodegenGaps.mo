@@ -1,0 +1,118 @@
+package CodegenGaps
+  "Constructs that stopped MSL examples at code generation (issue 13 items 7, 8, 12), each in a
+  small self-written model"
+
+  package Warnings "Generated C that gcc warned about"
+    function scaled "A protected variable never read, another only assigned"
+      input Real x;
+      output Real y;
+    protected
+      Real unused;
+      Integer count;
+    algorithm
+      count := 3;
+      y := 2*x;
+    end scaled;
+
+    function stack "Appends b to a; either may be empty"
+      input Real a[:];
+      input Real b[:];
+      output Real c[size(a, 1) + size(b, 1)];
+    protected
+      Real scratch[size(a, 1)] = a;
+    algorithm
+      for i in 1:size(a, 1) loop
+        c[i] := scratch[i];
+      end for;
+      for i in 1:size(b, 1) loop
+        c[size(a, 1) + i] := b[i];
+      end for;
+    end stack;
+
+    model Unused
+      Real y = scaled(time);
+    end Unused;
+
+    model Empty "Empty arrays: arguments, results and locals"
+      parameter Integer n = 0;
+      parameter Real a[n] = fill(1.0, n);
+      Real c[2] = stack(a, {time, 2*time});
+      Real e[0] = stack(a, a);
+    end Empty;
+
+    model Cell
+      Real valueOfTheUnknownInThisRatherVerboselyNamedCellOfTheChain;
+    end Cell;
+
+    model LongLoop "A linear system whose unknowns' names are longer than a C string may be"
+      parameter Integer n = 70;
+      Cell cellOfAChainWithAVeryLongNameIndeed[n];
+    equation
+      for i in 1:n loop
+        cellOfAChainWithAVeryLongNameIndeed[i].valueOfTheUnknownInThisRatherVerboselyNamedCellOfTheChain
+          + 0.01*sum(cellOfAChainWithAVeryLongNameIndeed.valueOfTheUnknownInThisRatherVerboselyNamedCellOfTheChain)
+          = i*time;
+      end for;
+    end LongLoop;
+  end Warnings;
+
+  package Functions "Function bodies the C code generator did not translate"
+    function toPhasor "An array literal of array expressions; a default needing a loop"
+      input Real x[:];
+      output Real y[2];
+      output Real y0;
+    protected
+      Integer m = size(x, 1);
+      Real phi[m] = {(k - 1)*0.5 for k in 1:m};
+      Real T[2, m] = 2/m*{+cos(+phi), +sin(+phi)};
+    algorithm
+      y := T*x;
+      y0 := 1/m*sum(x);
+    end toPhasor;
+
+    model Phasor
+      Real y[2];
+      Real y0;
+    equation
+      (y, y0) = toPhasor({1, 2, 3}*time);
+    end Phasor;
+  end Functions;
+
+  package Algorithms "Model algorithms the front end refused"
+    model Buffer "Samples stored in the elements a counter chooses"
+      parameter Integer n = 3;
+      discrete Real buf[n](each start = 0, each fixed = true);
+      discrete Real table[n, 2](each start = 0, each fixed = true);
+      Integer i(start = 0, fixed = true);
+    algorithm
+      when sample(0.1, 0.2) then
+        i := pre(i) + 1;
+        if i <= n then
+          buf[i] := 10*time;
+          table[i, 2 - mod(i, 2)] := i;
+        end if;
+      end when;
+    end Buffer;
+
+    model Overrun "A subscript that goes past the end of the array"
+      discrete Real buf[2](each start = 0, each fixed = true);
+      Integer i(start = 0, fixed = true);
+    algorithm
+      when sample(0.1, 0.2) then
+        i := pre(i) + 1;
+        buf[i] := time;
+      end when;
+    end Overrun;
+  end Algorithms;
+
+  package Arrays "Array constructors of the front end"
+    model EmptyRows "Rows of no elements in a matrix constructor"
+      parameter Real b[3] = {1, 2, 3};
+      parameter Integer none = 0;
+      parameter Integer two = 2;
+      parameter Real padded0[:] = vector([zeros(none, 1); b]);
+      parameter Real padded2[:] = vector([zeros(two, 1); b]);
+      Real y = sum(padded2)*time;
+    end EmptyRows;
+  end Arrays;
+end CodegenGaps;
