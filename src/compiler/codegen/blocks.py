@@ -199,7 +199,8 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
     residual = f"{stem}_residual"
     body = Sequence(context, initial)
     body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
-    body.add_all(block.inner)
+    for item in block.inner:   # one function: its lines are not split into parts
+        body.add(item)
     for item in block.residuals:
         body.writer.count(item.expr)
     texts = [body.writer.text(item.expr) for item in block.residuals]
