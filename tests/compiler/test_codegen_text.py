@@ -36,3 +36,27 @@ end Lag;
     dependencies = dict(emitted.interface.dependencies)
     assert dependencies["x"] == ("x",)
     assert "y" not in dependencies  # direct feedthrough: FMI's default (every input)
+
+
+def test_a_newton_residual_longer_than_a_part_keeps_its_iteration_variables(flatten):
+    # the residual function is one function: long sequences elsewhere are split into parts,
+    # which here dropped the first lines (those reading the iteration variables from x)
+    system = causalize(flatten("""
+model LongTornLoop
+  Real x[45];
+  Real y(start = 1);
+equation
+  x[1] = y + 0.1*sin(y);
+  for i in 2:45 loop
+    x[i] = x[i - 1] + 0.01*sin(x[i - 1]);
+  end for;
+  y^3 + x[45] = 10 + time;
+end LongTornLoop;
+"""))
+    (block,) = system.blocks
+    assert len(block.inner) > 40
+    source = emit_c(system).source
+    body = source[source.index("_residual(ModelData *m, const double x[], double r[]) {"):]
+    body = body[:body.index("\n}")]
+    assert [f"= x[{j}];" in body for j in range(len(block.vars))] == [True] * len(block.vars)
+    assert body.count("R(x_45) = ") == 1 and "r[0] = " in body

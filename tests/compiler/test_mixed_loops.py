@@ -68,6 +68,24 @@ def test_a_when_condition_computed_by_its_own_algorithm_is_a_mixed_block_of_the_
     assert block.continuous == ()
 
 
+def mixed_function(model: str) -> str:
+    from compiler.codegen.emit import emit_c
+    source = emit_c(system_of(model)).source
+    start = source.index("static Status mixed_", source.index(": iterate until"))
+    return source[start:source.index("\n}", start)]
+
+
+def test_between_events_a_mixed_block_makes_one_pass():
+    # the simulation's loop: relations are latched between events, the discrete values
+    # constant, so outside event mode the first pass returns
+    simulation = mixed_function("InertialDelay")
+    assert "if (!m->event_mode || (BOOL(when_2) == guess0 && " in simulation
+    # the initialization iterates whatever the mode
+    initialization = mixed_function("SingleDiode")
+    assert "event_mode" not in initialization and "if (BOOL(off) == guess0)" in initialization
+    assert "CHECK(mixed_off_continuous(m));" in initialization
+
+
 def test_the_blocks_diagram_and_the_dae_report_show_a_mixed_block():
     from compiler.classify import report_of
     from cosim.diagrams.blocks import blocks

@@ -3,8 +3,8 @@
 Input: equations, their unknowns, and which unknowns each equation may be solved for.
 Output: blocks in evaluation order (``BlockBuilder``), or the structural error naming the
 equations and unknowns at fault; a component looping through discrete variables or algorithm
-sections becomes a mixed block (``mixed``). ``needed_prefix`` reorders blocks so that what a set of
-targets needs comes first.
+sections becomes a mixed block (``mixed``). ``needed`` tells which blocks a set of targets
+needs.
 """
 from __future__ import annotations
 

@@ -234,8 +234,11 @@ def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozen
     if known is not None:
         return known
     stem = context.unique(f"mixed_{plain_identifier(block.discrete[0])}")
+    continuous = [f"CHECK({stem}_continuous(m));"] if block.continuous else []
     for part, blocks, what in (("continuous", block.continuous, "the continuous unknowns"),
                                ("updates", block.updates, "new discrete values")):
+        if not blocks:
+            continue
         body = Sequence(context, initial, skip).add_all(blocks)
         context.helpers.append(parted_function(
             f"/* {what} of {loop_text(block)} */",
@@ -257,12 +260,12 @@ def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozen
     context.helpers.append(function_text(
         f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
         f"static Status {stem}(ModelData *m)", [
-            f"CHECK({stem}_continuous(m));",
+            *continuous,
             "for (int pass = 1; ; pass++) {", *guesses,
             f"{INDENT}CHECK({stem}_updates(m));",
             f"{INDENT}if ({done}) return StatusOK;",
             f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
-            f"{INDENT}CHECK({stem}_continuous(m));", "}",
+            *(INDENT + line for line in continuous), "}",
             f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
             "m->time);"], result="StatusError"))
     context.newton[(block, initial)] = stem

@@ -69,8 +69,8 @@ class CWriter(ExpressionWriter):
     ``slots``: variable name -> ``Slot``. ``locals``: names the function holds in C locals
     (Newton's unknowns, solved tangents) -> their text. ``initial``: expressions of the
     initialization, where ``sample()`` is false. ``samples``: ``$sample[k]`` -> (start,
-    interval expressions, the hidden slot of the tick it fired last). ``functions``: user function name -> callable C name (see
-    ``functions.FunctionCode``).
+    interval expressions, the hidden slot of the tick it fired last). ``functions``: user
+    function name -> callable C name (see ``functions.FunctionCode``).
     """
 
     def __init__(self, slots: dict, samples: dict | None = None, functions=None,

@@ -2,9 +2,9 @@
 
 Input: blocks of a ``System`` and the slot of each variable. Output: Python source lines:
 block evaluation (assignments, linear blocks through one factorization, Newton blocks with
-their symbolic Jacobian, mixed blocks iterating on their discrete values) and the forward-mode tangent of the derivatives w.r.t. the states.
-The generated code reads the globals ``v`` (values), ``p`` (pre values) and ``fl`` (flags:
-initial, terminal, event mode).
+their symbolic Jacobian, mixed blocks iterating on their discrete values) and the
+forward-mode tangent of the derivatives w.r.t. the states. The generated code reads the globals
+``v`` (values), ``p`` (pre values) and ``fl`` (flags: initial, terminal, event mode).
 """
 from __future__ import annotations
 

@@ -116,8 +116,9 @@ def _detail(block) -> tuple[str, ...]:
     if kind is AlgorithmBlock:
         return (_short(", ".join(block.outputs)),) + _at(block.span)
     if kind is MixedBlock:
+        parts = block.continuous[:2] + block.updates[:2]
         return (_short("iterating on the discrete " + ", ".join(block.discrete)),) + tuple(
-            _short(", ".join(block_outputs(item))) for item in block.continuous[:2] + block.updates[:2])
+            _short(", ".join(block_outputs(item))) for item in parts)
     if kind is LinearBlock:
         return (_short("for " + ", ".join(block.vars)),) + tuple(
             _short(f"0 = {to_text(item.expr)}") for item in block.equations[:4])
