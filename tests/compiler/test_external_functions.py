@@ -263,7 +263,7 @@ def test_reset_destroys_the_object_and_initialization_constructs_it_again(fmus):
 
 # ------------------------------------------------------------------------ function bodies
 @pytest.mark.parametrize("kind", KINDS)
-def test_slices_aliased_arguments_and_array_literals_of_arrays_in_function_bodies(fmus, kind):
+def test_slices_aliases_array_literals_cross_and_smooth_in_function_bodies(fmus, kind):
     names = ["o[1]", "o[2]", "o[3]", "o[4]", "f", "w[1]", "w[2]"]
     result = simulate(fmus, "Bodies.Use", names, 1.0, kind)
     assert [result[f"o[{k}]"][-1] for k in range(1, 5)] == [0.5, 1.5, 1.5, 2.5]
@@ -272,6 +272,11 @@ def test_slices_aliased_arguments_and_array_literals_of_arrays_in_function_bodie
     phi = np.outer(t, [0.5, 1.5, 2.5])   # orientations(3) * time
     assert np.allclose(result["w[1]"], np.cos(phi) @ [1, 2, 3], rtol=1e-12, atol=1e-12)
     assert np.allclose(result["w[2]"], np.sin(phi) @ [1, 2, 3], rtol=1e-12, atol=1e-12)
+    normals = simulate(fmus, "Bodies.Use", ["n[1]", "n[2]", "n[3]"], 1.0, kind)
+    c = np.cross([1, 2, 3], np.stack([t, np.ones_like(t), np.zeros_like(t)], axis=1))
+    expected = c / np.linalg.norm(c, axis=1)[:, None]
+    for k in range(3):
+        assert np.allclose(normals[f"n[{k + 1}]"], expected[:, k], rtol=1e-12, atol=1e-12)
 
 
 def test_a_newton_loop_through_more_assignments_than_a_part_holds(fmus):

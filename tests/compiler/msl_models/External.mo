@@ -262,10 +262,22 @@ package External "External C functions, external objects and Strings in self-wri
       w := T*v;
     end rotation;
 
+    function normal "The unit normal of a and b: cross() and smooth() of arrays"
+      input Real a[3];
+      input Real b[3];
+      output Real n[3];
+    protected
+      Real c[3];
+    algorithm
+      c := cross(a, b);
+      n := smooth(0, c/sqrt(c*c));
+    end normal;
+
     model Use
       Real o[4] = orientations(4);
       Real f = fibonacci(10);
       Real w[2] = rotation({1, 2, 3}, time);
+      Real n[3] = normal({1, 2, 3}, {time, 1, 0});
     end Use;
 
     model LongLoop "A nonlinear loop through 45 assignments: x = 0.3 cos(a[45])"
