@@ -22,7 +22,7 @@ static int model_rhs(void *context, double t, const double *x, double *dx) {
     ModelInstance *comp = context;
     comp->data.time = t;
     instance_set_states(comp, x);
-    const Status status = model_derivatives(&comp->data);
+    const Status status = instance_derivatives(comp);
     for (size_t k = 0; k < n_states(); k++) dx[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
     return status_to_radau(status);
 }
@@ -32,7 +32,7 @@ static int model_rhs_jacobian(void *context, double t, const double *x, const do
     (void)fx;
     comp->data.time = t;
     instance_set_states(comp, x);
-    Status status = model_derivatives(&comp->data);
+    Status status = instance_derivatives(comp);
     if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
     return status_to_radau(status);
 }
@@ -94,6 +94,17 @@ static Status restart_integrator(ModelInstance *comp) {
 }
 
 /* ---- one communication step ---- */
+
+/* An accepted step: the loops solved at its end start the next evaluations, and the
+ * continuous-time asserts hold there, whether or not anyone reads the variables
+ * (model_outputs, which checks them, otherwise runs only for a read). */
+static Status accept_step(ModelInstance *comp) {
+    if (N_GUESSES == 0 && !MODEL_HAS_ASSERTS) return StatusOK;
+    comp->values_dirty = true;
+    const Status status = instance_refresh(comp, MODEL_HAS_ASSERTS);
+    if (status <= StatusWarning) instance_keep_guesses(comp);
+    return status;
+}
 
 typedef struct {
     double t_old, t_new; /* the step just taken */
@@ -233,6 +244,8 @@ Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *termin
         const bool reached_stop = step.t_new >= t_stop;
         status = check_events(comp, &step, time_event && reached_stop, &event, terminate);
         if (status > StatusWarning || *terminate) break;
+        if (!event) status = accept_step(comp); /* else the event iteration accepted it */
+        if (status > StatusWarning) break;
         if (event && comp->early_return_allowed && comp->data.time < t_end) {
             *early_return = true;
             break;

@@ -20,6 +20,7 @@ Status event_update_once(ModelInstance *comp, EventUpdate *update) {
     memcpy(m->pre_b, m->b, sizeof m->b);
     memset(update, 0, sizeof *update);
     const Status status = model_event_update(m, update);
+    if (status <= StatusWarning) instance_keep_guesses(comp); /* the point is accepted */
     comp->next_event_time_defined = update->next_event_time_defined;
     comp->next_event_time = update->next_event_time;
     comp->values_dirty = true;
@@ -62,7 +63,7 @@ Status event_indicators_at(ModelInstance *comp, double t, const double *x, doubl
     comp->data.time = t;
     instance_set_states(comp, x);
     comp->values_dirty = true;
-    Status status = model_derivatives(&comp->data);
+    Status status = instance_derivatives(comp);
     if (status > StatusWarning) return status;
     const Status indicators = model_event_indicators(&comp->data, z);
     return indicators > status ? indicators : status;

@@ -416,6 +416,7 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     BEGIN(fmi3ExitInitializationMode, StateInitializationMode, FOR_ANY)
     Status status = model_initialize(&comp->data);
     if (status <= StatusWarning) comp->values_dirty = false;
+    comp->data.initial_phase = false;   /* initial() is true during initialization only */
     if (status <= StatusWarning && comp->interface_type == InterfaceCoSimulation) {
         comp->state = StateStepMode;
         const Status started = cosim_enter_step_mode(comp);
@@ -550,7 +551,7 @@ static Status jacobian_product(ModelInstance *comp, const fmi3ValueReference unk
     static const size_t none = SIZE_MAX;
     double values[ARRAY_SIZE(N_JACOBIAN_NONZEROS)];
     double column[ARRAY_SIZE(N_STATES)];
-    Status status = model_derivatives(&comp->data);
+    Status status = instance_derivatives(comp);
     if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
     if (status > StatusWarning) return status;
     for (size_t i = 0; i < n_states(); i++) column[i] = 0.0;
@@ -757,7 +758,12 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance, fmi3Boolean noSetF
         return fmi3Error;
     *enterEventMode = false; /* no step events: dynamic state selection is not used */
     *terminateSimulation = false;
-    return fmi3OK;
+    if (N_GUESSES == 0 && !MODEL_HAS_ASSERTS) return fmi3OK;
+    /* the loops solved at an accepted step start the next evaluations, and continuous-time
+     * asserts hold there, whatever the importer reads */
+    const fmi3Status status = refresh(comp, MODEL_HAS_ASSERTS);
+    if (status <= fmi3Warning) instance_keep_guesses(comp);
+    return status;
 }
 
 fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time) {

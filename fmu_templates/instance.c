@@ -170,6 +170,7 @@ void instance_reset(ModelInstance *comp) {
     comp->chatter.rapid = 0;
     comp->inputs_changed = comp->discrete_inputs_changed = comp->terminate_requested = false;
     set_start_values(comp);
+    instance_keep_guesses(comp);
     comp->values_dirty = true;
 }
 
@@ -193,11 +194,20 @@ void instance_get_states(const ModelInstance *comp, double *x) {
     for (size_t k = 0; k < n_states(); k++) x[k] = comp->data.r[MODEL_STATE_SLOT[k]];
 }
 
+void instance_keep_guesses(ModelInstance *comp) {
+    for (size_t k = 0; k < n_guesses(); k++) comp->guesses[k] = comp->data.r[MODEL_GUESS_SLOT[k]];
+}
+
+Status instance_derivatives(ModelInstance *comp) {
+    for (size_t k = 0; k < n_guesses(); k++) comp->data.r[MODEL_GUESS_SLOT[k]] = comp->guesses[k];
+    return model_derivatives(&comp->data);
+}
+
 Status instance_refresh(ModelInstance *comp, bool outputs) {
     Status status = StatusOK;
     if (comp->values_dirty) {
         const bool initializing = comp->state == StateInitializationMode;
-        status = initializing ? model_initialize(&comp->data) : model_derivatives(&comp->data);
+        status = initializing ? model_initialize(&comp->data) : instance_derivatives(comp);
         if (status > StatusWarning) return status;
         comp->values_dirty = false;
         comp->outputs_pending = !initializing;
@@ -225,7 +235,7 @@ struct FmuState {
 };
 
 #define STATE_MAGIC "cosim-fmu-state"
-#define STATE_FORMAT 2u
+#define STATE_FORMAT 3u
 
 /* Writes (or, with out == NULL, only measures) the image field by field. */
 typedef struct {
@@ -266,7 +276,7 @@ typedef struct {
 
 #define FIELD(x) {&(x), sizeof(x)}
 #define ARRAY(x) {(x), sizeof(x)}
-#define N_STATE_FIELDS 28
+#define N_STATE_FIELDS 29
 
 static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
     ModelData *m = &comp->data;
@@ -279,7 +289,8 @@ static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
         FIELD(comp->tolerance), ARRAY(comp->z), FIELD(comp->next_event_time_defined),
         FIELD(comp->next_event_time), FIELD(comp->chatter),
         FIELD(comp->inputs_changed), FIELD(comp->discrete_inputs_changed),
-        FIELD(comp->terminate_requested), ARRAY(comp->x), FIELD(comp->integrator_ready)};
+        FIELD(comp->terminate_requested), ARRAY(comp->x), FIELD(comp->integrator_ready),
+        ARRAY(comp->guesses)};
     memcpy(fields, list, sizeof list);
 }
 

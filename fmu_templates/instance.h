@@ -93,6 +93,9 @@ typedef struct ModelInstance {
     double rtol[ARRAY_SIZE(N_STATES)];
     double atol[ARRAY_SIZE(N_STATES)];
     double x[ARRAY_SIZE(N_STATES)];
+
+    /* the values of MODEL_GUESS_SLOT at the last accepted point */
+    double guesses[ARRAY_SIZE(N_GUESSES)];
 } ModelInstance;
 
 /* ---- instance.c ---- */
@@ -117,6 +120,11 @@ void instance_get_states(const ModelInstance *comp, double *x);
 /* Recompute stale values before a read: everything, or (outputs false) what the
  * derivatives need. In Initialization Mode this runs the initialization. */
 Status instance_refresh(ModelInstance *comp, bool outputs);
+/* model_derivatives, its loops started from the guesses of the last accepted point */
+Status instance_derivatives(ModelInstance *comp);
+/* The current point is accepted (initialized, an event, an integrator step): its loop
+ * solutions are the guesses from now on. */
+void instance_keep_guesses(ModelInstance *comp);
 
 /* FMU state: an opaque snapshot; serialization is a flat byte image of it. */
 typedef struct FmuState FmuState;

@@ -65,6 +65,18 @@
 #error "config.h must define every size listed in model.h"
 #endif
 
+/* 1 if model_outputs checks continuous-time asserts: the runtime then evaluates it at every
+ * accepted step, whatever the importer reads (config.h may leave it out: none). */
+#ifndef MODEL_HAS_ASSERTS
+#define MODEL_HAS_ASSERTS 0
+#endif
+
+/* Unknowns whose values start the Newton iterations of algebraic loops (tear variables):
+ * config.h may leave N_GUESSES out (none); the tables then list MODEL_GUESS_SLOT. */
+#ifndef N_GUESSES
+#define N_GUESSES 0
+#endif
+
 /* C forbids zero-length arrays; an unused array gets one dummy element. */
 #define ARRAY_SIZE(n) ((n) > 0 ? (n) : 1)
 
@@ -72,6 +84,7 @@
  * "comparison is always false" warning in a model without states. */
 static inline size_t n_states(void) { return N_STATES; }
 static inline size_t n_event_indicators(void) { return N_EVENT_INDICATORS; }
+static inline size_t n_guesses(void) { return N_GUESSES; }
 static inline size_t n_strings(void) { return N_STRING; }
 
 /* Ordered by severity, as fmi3Status is, so the worst of two is their maximum. */
@@ -121,7 +134,8 @@ typedef struct ModelData {
     int32_t pre_i[ARRAY_SIZE(N_INT32)];
     int64_t pre_e[ARRAY_SIZE(N_INT64)];
     bool pre_b[ARRAY_SIZE(N_BOOLEAN)];
-    bool initial_phase;  /* Modelica initial(): true until the first event iteration ends */
+    bool initial_phase;  /* Modelica initial(): true during initialization (not in the event
+                          * iteration that follows it) */
     bool event_mode;     /* relations may change; false: read latched relations */
     bool terminal;       /* Modelica terminal(): true during fmi3Terminate */
     void *instance;      /* the runtime's instance, for model_log(); model code ignores it */
@@ -152,6 +166,11 @@ extern const char *const START_STRING[ARRAY_SIZE(N_STRING)];
 extern const size_t MODEL_STATE_SLOT[ARRAY_SIZE(N_STATES)];       /* r[] slot of state k */
 extern const size_t MODEL_DERIVATIVE_SLOT[ARRAY_SIZE(N_STATES)];  /* r[] slot of der(state k) */
 extern const double MODEL_STATE_NOMINAL[ARRAY_SIZE(N_STATES)];
+/* r[] slots of the unknowns that start Newton iterations (the tear variables of the loops
+ * model_derivatives solves): the runtime starts each evaluation from their values at the
+ * last accepted point, so that a loop with several solutions (a Schmitt trigger) does not
+ * carry a solution found at a rejected or trial point into the accepted solution. */
+extern const size_t MODEL_GUESS_SLOT[ARRAY_SIZE(N_GUESSES)];
 /* r[] slots of the variables that expose the event indicators (_eventIndicator_<k>); the
  * runtime fills them whenever it computes outputs. */
 extern const size_t MODEL_EVENT_INDICATOR_SLOT[ARRAY_SIZE(N_EVENT_INDICATORS)];

@@ -13,9 +13,20 @@ static bool same_instant(double a, double b) {
     return fabs(a - b) <= SAMPLE_TOLERANCE * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
-bool sample_tick(double t, double start, double interval) {
+/* The number k of the tick t is, or -1. */
+static double tick_number(double t, double start, double interval) {
     const double k = round((t - start) / interval);
-    return k >= 0.0 && same_instant(start + k * interval, t);
+    return k >= 0.0 && same_instant(start + k * interval, t) ? k : -1.0;
+}
+
+bool sample_fires(double t, double start, double interval, double fired) {
+    const double k = tick_number(t, start, interval);
+    return k >= 0.0 && k != fired;
+}
+
+double sample_fired(double t, double start, double interval, double fired) {
+    const double k = tick_number(t, start, interval);
+    return k >= 0.0 ? k : fired;
 }
 
 double sample_next(double t, double start, double interval) {
@@ -52,6 +63,10 @@ Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
 #define MIN_DAMPING 1e-6          /* smallest fraction of a Newton step the line search tries */
 #define RESIDUAL_TOLERANCE 1e-10  /* an unconverged iteration still counts with residuals this small */
 #define DIFFERENCE_STEP 1e-7
+/* A scalar loop's search for a sign change: distances from x, relative to 1 + |x| */
+#define BRACKET_FIRST 1e-6
+#define BRACKET_LAST 1e12
+#define BISECTIONS 200
 
 static double max_norm(size_t n, const double *v) {
     double norm = 0.0;
@@ -100,33 +115,106 @@ static bool converged(size_t n, const double *x, const double *step, double fact
     return true;
 }
 
-Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work, size_t *pivot) {
+/* How Newton's iteration ended, when no evaluation failed */
+typedef enum { NewtonConverged, NewtonStalled, NewtonSingular } NewtonEnd;
+
+/* Newton's iteration from x; *norm ends as the residual norm at x. Returns the failure of an
+ * evaluation, else StatusOK with *end telling whether it converged. */
+static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x, double *work,
+                             size_t *pivot, double *norm, NewtonEnd *end) {
     const size_t n = system->n;
     double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
     double *jacobian = work + 4 * n;
-    double norm, norm_trial = 0.0;
-    CHECK(residual_norm(m, system, x, r, false, &norm));
+    double norm_trial = 0.0;
+    *end = NewtonConverged;
+    CHECK(residual_norm(m, system, x, r, false, norm));
     for (int iteration = 0; iteration < NEWTON_MAX_ITERATIONS; iteration++) {
-        if (norm == 0.0) return StatusOK;
+        if (*norm == 0.0) return StatusOK;
         CHECK(system->jacobian ? system->jacobian(m, jacobian)
                                : differences(m, system, x, r, r_trial, jacobian));
-        if (dense_lu_factor(n, jacobian, pivot)) return newton_failure(m, system, "met a singular Jacobian", norm);
+        if (dense_lu_factor(n, jacobian, pivot)) {
+            *end = NewtonSingular;
+            return StatusOK;
+        }
         for (size_t k = 0; k < n; k++) step[k] = -r[k];
         dense_lu_solve(n, jacobian, pivot, step);
         double factor = 1.0;
         for (;;) {
             for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
             CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
-            if (norm_trial < norm || factor < MIN_DAMPING) break;
+            if (norm_trial < *norm || factor < MIN_DAMPING) break;
             factor *= 0.5;
         }
         if (!isfinite(norm_trial)) break;
         memcpy(x, trial, n * sizeof(double));
         memcpy(r, r_trial, n * sizeof(double));
-        norm = norm_trial;
+        *norm = norm_trial;
         if (converged(n, x, step, factor)) return StatusOK;
     }
-    if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, &norm)); /* back to x */
-    if (norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x))) return StatusOK;
-    return newton_failure(m, system, "did not converge", norm);
+    if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, norm)); /* back to x */
+    if (!(*norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x)))) *end = NewtonStalled;
+    return StatusOK;
+}
+
+/* r(x) of a scalar loop, NaN where it cannot be evaluated. */
+static double scalar_residual(ModelData *m, const NewtonSystem *system, double x) {
+    double r, norm;
+    if (residual_norm(m, system, &x, &r, true, &norm) != StatusOK || !isfinite(norm)) return NAN;
+    return r;
+}
+
+static bool opposite(double a, double b) { return (a < 0.0 && b > 0.0) || (a > 0.0 && b < 0.0); }
+
+/* A scalar loop whose Newton iteration stalls where |r| has a local minimum that is no root
+ * (a Schmitt trigger's saturating amplifier: when the input passes the threshold, the root
+ * moves to the other saturated branch, behind a steep stretch): look for a sign change of r
+ * at distances from x that double on either side, the nearest first, and narrow it down by
+ * bisection. Sets *x to a point within the tolerance of the sign change; false if none. */
+static bool bracket_root(ModelData *m, const NewtonSystem *system, double *x) {
+    const double r_x = scalar_residual(m, system, *x);
+    if (!isfinite(r_x)) return false;
+    if (r_x == 0.0) return true;
+    double a = *x, r_a = r_x, b = *x;
+    bool found = false;
+    for (double d = BRACKET_FIRST * (1.0 + fabs(*x)); !found && d < BRACKET_LAST * (1.0 + fabs(*x)); d *= 2.0) {
+        for (int side = 0; side < 2 && !found; side++) {
+            b = *x + (side ? -d : d);
+            const double r_b = scalar_residual(m, system, b);
+            found = isfinite(r_b) && (r_b == 0.0 || opposite(r_x, r_b));
+        }
+    }
+    if (!found) return false;
+    for (int k = 0; k < BISECTIONS && fabs(b - a) > NEWTON_TOLERANCE * (1.0 + fabs(a)); k++) {
+        const double middle = 0.5 * (a + b), r_middle = scalar_residual(m, system, middle);
+        if (!isfinite(r_middle)) return false;
+        if (r_middle == 0.0) {
+            a = b = middle;
+        } else if (opposite(r_a, r_middle)) {
+            b = middle;
+        } else {
+            a = middle, r_a = r_middle;
+        }
+    }
+    *x = 0.5 * (a + b);
+    return true;
+}
+
+Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work, size_t *pivot) {
+    double norm;
+    NewtonEnd end;
+    CHECK(newton_iterate(m, system, x, work, pivot, &norm, &end));
+    if (end == NewtonConverged) return StatusOK;
+    if (system->n == 1) {
+        /* Newton again from the sign change: it converges there, or the change is a jump */
+        double polished = x[0], polished_norm;
+        NewtonEnd polished_end = NewtonStalled;
+        if (bracket_root(m, system, &polished))
+            CHECK(newton_iterate(m, system, &polished, work, pivot, &polished_norm, &polished_end));
+        if (polished_end == NewtonConverged) {
+            x[0] = polished;
+            return StatusOK;
+        }
+        CHECK(residual_norm(m, system, x, work, false, &norm)); /* the model back at x */
+    }
+    return newton_failure(m, system, end == NewtonSingular ? "met a singular Jacobian" : "did not converge", norm);
 }

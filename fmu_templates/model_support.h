@@ -72,10 +72,14 @@ static inline bool relation_update(bool latch, double d, double eps) {
 
 /* relative tolerance within which a time is a tick */
 #define SAMPLE_TOLERANCE 1e-9
-/* Is t a tick (within SAMPLE_TOLERANCE)? */
-bool sample_tick(double t, double start, double interval);
 /* The first tick after t (a tick within the tolerance of t counts as passed). */
 double sample_next(double t, double start, double interval);
+/* A sample fires once per tick: in the event iterations of the first event at that instant
+ * (a state event right after a time event at the tick does not fire it again). `fired` is
+ * the number k of the tick it fired last (-1: none), which sample_fired gives after an event
+ * iteration that settled; a time is a tick within SAMPLE_TOLERANCE. */
+bool sample_fires(double t, double start, double interval, double fired);
+double sample_fired(double t, double start, double interval, double fired);
 
 /* ---- algebraic loops ----
  * The solvers log a failure naming the loop (`description`, e.g. "the nonlinear system for y

@@ -17,6 +17,9 @@ import numpy as np
 RANGE_TOLERANCE = 2e-3     # the issue's criterion: 2e-3 of each signal's range
 TIME_WINDOW = 1e-3         # fraction of the time span searched around each reference point
 MIN_RANGE = 1e-10          # a constant signal is compared to this absolute scale
+# ... or to this fraction of its size: the CSVs hold 8 significant digits, so a constant
+# reference is its value rounded to some 5e-8 of it; 2e-3 of this scale is 2e-7 of it
+CONSTANT_SCALE = 1e-4
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,8 @@ def compare_signal(signal: str, ref_time: np.ndarray, ref_values: np.ndarray,
                    tolerance: float = RANGE_TOLERANCE) -> SignalComparison:
     """The tube deviation of ``values(time)`` from ``ref_values(ref_time)``, in units of
     ``tolerance`` times the reference's range (so ``<= 1`` matches)."""
-    scale = max(float(np.ptp(ref_values)), MIN_RANGE, 1e-12 * float(np.max(np.abs(ref_values))))
+    scale = max(float(np.ptp(ref_values)), MIN_RANGE,
+                CONSTANT_SCALE * float(np.max(np.abs(ref_values))))
     span = float(ref_time[-1] - ref_time[0]) or 1.0
     window = TIME_WINDOW * span
     # our signal's lowest and highest value within the window around each reference time:
@@ -112,9 +116,25 @@ def compare_signal(signal: str, ref_time: np.ndarray, ref_values: np.ndarray,
             low[k] = min(low[k], inside.min(), limits.min())
             high[k] = max(high[k], inside.max(), limits.max())
     distance = np.maximum(np.maximum(low - ref_values, ref_values - high), 0.0)
+    distance = _at_instants(ref_time, distance)
     worst = int(np.argmax(distance))
     return SignalComparison(signal, float(distance[worst] / (tolerance * scale)),
                             float(ref_time[worst]))
+
+
+def _at_instants(ref_time: np.ndarray, distance: np.ndarray) -> np.ndarray:
+    """Rows of one instant (an event: the value before it, those its iteration passed
+    through, the value after it) count as met when ours meets one of them: a result shows
+    no zero-width pulse of an event iteration, nor an event at the stop time, which the
+    simulation ends before."""
+    result = distance.copy()
+    start = 0
+    for end in range(1, len(ref_time) + 1):
+        if end == len(ref_time) or ref_time[end] != ref_time[start]:
+            if end - start > 1:
+                result[start:end] = distance[start:end].min()
+            start = end
+    return result
 
 
 def on_grid(reference: Reference) -> np.ndarray:

@@ -15,7 +15,7 @@ from compiler.causalize import causalize
 from compiler.errors import CompilerError, Span
 from compiler.flat import FlatModel
 from compiler.symbolic import to_text
-from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock, System
+from compiler.system import AlgorithmBlock, Assignment, LinearBlock, MixedBlock, NewtonBlock, System
 
 NONTRIVIAL_DAE = "E_NONTRIVIAL_DAE"
 
@@ -139,7 +139,10 @@ def _classified(block, number: int, derivatives: set):
     earlier blocks give, so substituting the explicit ones away in that order reaches the
     fixed point in one pass: what stays are the residuals of the loops."""
     kind = type(block)
-    if kind is Assignment:
+    if kind is MixedBlock:   # its parts, each as it is
+        for item in block.continuous + block.updates:
+            yield from _classified(item, number, derivatives)
+    elif kind is Assignment:
         yield _assignment(block, number, derivatives)
     elif kind is AlgorithmBlock:
         yield ClassifiedEquation("algebraic", "algorithm", tuple(block.outputs),

@@ -18,16 +18,32 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+# Errors stay readable at library scale: a list in a message shows its first items and how
+# many more there are; the whole of it is in the error's ``details`` (``cosim --verbose``).
+SHOWN_ITEMS = 4
+
+
+def listed(items, shown: int = SHOWN_ITEMS, separator: str = ", ") -> str:
+    """``a, b, c, d and 12 more``: the first ``shown`` of ``items`` and how many are left."""
+    items = list(items)
+    if len(items) <= shown + 1:
+        return separator.join(items)
+    return f"{separator.join(items[:shown])} and {len(items) - shown} more"
+
+
 class CompilerError(Exception):
     """Base of every error the compiler reports to a user.
 
-    ``str(error)`` is one line: ``file:line:col: message`` when a span is known.
+    ``str(error)`` is one line: ``file:line:col: message`` when a span is known. A message
+    that lists only the first few of many names or equations has the full text as
+    ``details`` (without the location).
     """
 
-    def __init__(self, message: str, span: Span | None = None):
+    def __init__(self, message: str, span: Span | None = None, details: str | None = None):
         super().__init__(message)
         self.message = message
         self.span = span
+        self.details = details if details != message else None
 
     @property
     def location(self) -> str:

@@ -7,7 +7,7 @@ through assignments (d v / d seed as IR expressions, by the chain rule on the pa
 from __future__ import annotations
 
 from compiler.symbolic import ONE, add, is_const, mul, neg
-from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock
+from compiler.system import AlgorithmBlock, Assignment, LinearBlock, MixedBlock, NewtonBlock
 
 
 def block_unknowns(block) -> list[str]:
@@ -29,10 +29,11 @@ def residual_rows(block) -> list:
 
 
 def partials_complete(blocks) -> bool:
-    """Whether every block gives the partials an analytic Jacobian needs."""
+    """Whether every block gives the partials an analytic Jacobian needs (none goes through
+    a mixed block: differences)."""
     for block in blocks:
         kind = type(block)
-        if kind is AlgorithmBlock:
+        if kind is AlgorithmBlock or kind is MixedBlock:
             return False
         if kind is Assignment and not block.has_partials:
             return False

@@ -1,7 +1,7 @@
 """The causalized model: what ``compiler.causalize`` makes of a ``FlatModel``.
 
 Input: nothing (data only). Output: ``System`` and its parts: variables by role, aliases, the
-sorted blocks (assignment, linear, Newton, algorithm) of the simulation and of the
+sorted blocks (assignment, linear, Newton, algorithm, mixed) of the simulation and of the
 initialization, relations (event indicators), samples, when-clauses, asserts and the
 structure of d der(x)/dx. Expressions are ``compiler.symbolic`` IR; ``str(system)`` prints it.
 Conventions for code generators and the interpreter are in the docstring of ``System``.
@@ -168,7 +168,37 @@ class AlgorithmBlock:
     span: Optional[Span] = _span()
 
 
-Block = Union[Assignment, LinearBlock, NewtonBlock, AlgorithmBlock]
+# passes of a mixed block over its discrete part before it is declared not to converge
+MIXED_ITERATIONS = 50
+
+
+@node
+class MixedBlock:
+    """A loop through discrete variables (MLS 8.6, a mixed system), solved by iterating on
+    its discrete unknowns ``discrete`` (the discrete variables of the loop, the outputs of
+    the algorithm sections in it): their current values are taken as known, the
+    ``continuous`` blocks (assignment, linear, Newton) compute the loop's continuous
+    unknowns from them, then the ``updates`` (assignments of the discrete equations and the
+    algorithm sections, each after those it reads where the order allows) compute new
+    values of ``discrete``. At initialization and in event iterations this repeats until no
+    value of ``discrete`` changes (at most ``MIXED_ITERATIONS`` passes; past them, an error
+    naming the block); between events the relations are latched and the discrete values are
+    constant, so one pass (``continuous``, then ``updates``) is all it takes."""
+    discrete: tuple[str, ...]
+    continuous: tuple
+    updates: tuple
+
+
+Block = Union[Assignment, LinearBlock, NewtonBlock, AlgorithmBlock, MixedBlock]
+
+
+def leaf_blocks(blocks):
+    """``blocks`` in order with each mixed block replaced by the blocks it holds."""
+    for block in blocks:
+        if type(block) is MixedBlock:
+            yield from leaf_blocks(block.continuous + block.updates)
+        else:
+            yield block
 
 
 # ----------------------------------------------------------------------------------- events
@@ -196,7 +226,8 @@ class Relation:
 class Sample:
     """``sample(start, interval)``: the hidden Boolean ``var`` is true during the event
     iterations at ``start + k*interval`` (k = 0, 1, ...) and false everywhere else, also
-    during initialization. Each tick is a time event."""
+    during initialization. Each tick is a time event; it fires once: a later event at the
+    same instant (a state event right after the time event) does not fire it again."""
     index: int
     var: str
     start: Expr
@@ -283,8 +314,8 @@ class System:
     Initialization: ``initial_blocks`` compute every variable (states included) at the start
     time with ``initial()`` true, samples false and relations evaluated as written; a variable
     named ``pre(v)`` there is the pre value of the discrete variable ``v``. Afterwards every
-    latch takes the value of its relation as written, and an event iteration follows, still
-    with ``initial()`` true.
+    latch takes the value of its relation as written, and an event iteration follows, with
+    ``initial()`` false (MLS 3.7.4: true during the initialization only).
 
     External objects: a variable whose ``type`` names one of ``external_objects`` holds what
     its constructor returned (a parameter bound to the constructor call).
@@ -331,5 +362,6 @@ class System:
 
 __all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
            "BreakStatement", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
-           "NewtonBlock", "Reinit", "Relation", "Residual", "Sample", "System", "Termination",
-           "Variable", "WhenClause", "WhenStatement", "WhileStatement"]
+           "MIXED_ITERATIONS", "MixedBlock", "NewtonBlock", "Reinit", "Relation", "Residual",
+           "Sample", "System", "Termination", "Variable", "WhenClause", "WhenStatement",
+           "WhileStatement", "leaf_blocks"]

@@ -6,8 +6,12 @@ the initialization blocks.
 """
 from __future__ import annotations
 
+from compiler.errors import listed
 from compiler.symbolic import to_text
-from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock, System
+from compiler.system import (
+    AlgorithmBlock, Assignment, LinearBlock, MixedBlock, NewtonBlock, System, leaf_blocks)
+
+SHOWN_PLACES = 2  # source places of a loop named in a message
 
 INDENT = "  "
 
@@ -95,6 +99,12 @@ def _block(block, head: str, pad: str) -> list[str]:
         lines.extend(f"{pad}{INDENT}0 = {to_text(item.expr)}{_at(item.span)}"
                      for item in block.residuals)
         return lines
+    if type(block) is MixedBlock:
+        lines = [f"{head}mixed system, iterating on the discrete {', '.join(block.discrete)}:"]
+        inner = pad + INDENT
+        for item in block.continuous + block.updates:
+            lines.extend(_block(item, inner, inner + INDENT))
+        return lines
     return [f"{head}algorithm computing {', '.join(block.outputs)}{_at(block.span)}"]
 
 
@@ -131,10 +141,32 @@ def block_place(block) -> str:
 
 
 def describe_loop(block) -> str:
-    """``the nonlinear system for x, y (file:line:col, ...)`` of a linear or Newton block."""
+    """``the nonlinear system for x, y (file:line:col, ...)`` of a linear, Newton or mixed
+    block."""
     if type(block) is LinearBlock:
-        kind, names, items = "linear system", block.vars, block.equations
+        kind, names = "linear system", block.vars
+    elif type(block) is MixedBlock:
+        kind, names = "mixed system", block.discrete
     else:
-        kind, names, items = "nonlinear system", block.vars, block.residuals
-    where = ", ".join(str(item.span) for item in items if item.span)
-    return f"the {kind} for {', '.join(names)}" + (f" ({where})" if where else "")
+        kind, names = "nonlinear system", block.vars
+    where = listed([str(item.span) for item in loop_parts(block)], SHOWN_PLACES)
+    return f"the {kind} for {listed(names)}" + (f" ({where})" if where else "")
+
+
+def loop_parts(block) -> list:
+    """The located parts of a loop: the equations of a linear block, the residuals of a
+    Newton block; for a mixed block its equations and algorithm sections, each source
+    place once."""
+    if type(block) is LinearBlock:
+        return [item for item in block.equations if item.span]
+    if type(block) is NewtonBlock:
+        return [item for item in block.residuals if item.span]
+    found, seen = [], set()
+    for item in leaf_blocks((block,)):
+        for part in getattr(item, "equations", ()) + getattr(item, "inner", ()) + \
+                getattr(item, "residuals", ()) + (item,):
+            span = getattr(part, "span", None)
+            if span is not None and span not in seen:
+                seen.add(span)
+                found.append(part)
+    return found

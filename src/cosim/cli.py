@@ -19,6 +19,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compile Modelica to FMI 3.0 FMUs and run SSP co-simulations.",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--verbose", action="store_true",
+                        help="errors in full: every variable and equation they concern (by "
+                             "default the first few and how many more)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
@@ -34,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             raise
         where = f"{error.location}: " if error.location else ""
-        print(f"{where}error: {error.message}", file=sys.stderr)
+        details = getattr(error, "details", None) if args.verbose else None
+        print(f"{where}error: {details or error.message}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -356,13 +356,14 @@ def test_reinit_of_a_variable_that_is_not_a_state(failure):
                              "reduction (the states are x, vx)")
 
 
-def test_loop_through_discrete_variables(failure):
+def test_a_loop_through_a_boolean_without_events_is_refused(failure):
+    # between events a mixed block keeps its discrete values: b would lag behind y
     message = failure("model D\n  Real x(start = 0, fixed = true);\n  Boolean b;\n  Real y;\n"
                       "equation\n  der(x) = y;\n  b = noEvent(y > 0);\n"
                       "  y = if b then 1 - x else -1;\nend D;\n")
-    assert message == ("Test.mo:7:3: algebraic loop through discrete variables (b, y) is not "
-                       "supported: Test.mo:7:3: b = noEvent(y > 0); Test.mo:8:3: y = if b then "
-                       "1 - x else -1")
+    assert message == ("Test.mo:7:3: the discrete b depends on the continuous y of its loop "
+                       "through a relation without events (noEvent?): it would change between "
+                       "events; let the relation generate events")
 
 
 def test_boolean_equation_must_name_its_variable(failure):
@@ -421,8 +422,12 @@ def test_cli_check_blocks_reports_errors(tmp_path, capsys):
                     "end Bad;\n")
     assert main(["check", "--blocks", str(path)]) == 1
     err = capsys.readouterr().err
+    # the equations listed by file name (their paths with --verbose)
     assert err == (f"{path}:6:3: error: structurally singular system: no unknown is left for "
-                   f"{path}:6:3: x = 2\n")
+                   f"Bad.mo:6:3: x = 2\n")
+    assert main(["--verbose", "check", "--blocks", str(path)]) == 1
+    assert capsys.readouterr().err == (f"{path}:6:3: error: structurally singular system: no "
+                                       f"unknown is left for {path}:6:3: x = 2\n")
 
 
 def test_algorithm_sections_are_blocks():
@@ -439,11 +444,12 @@ def test_algorithm_sections_are_blocks():
     assert any(type(item) is AlgorithmBlock for item in system.initial_blocks)
 
 
-def test_loop_through_an_algorithm_is_refused(failure):
+def test_a_continuous_loop_through_an_algorithm_is_refused(failure):
     message = failure("model L\n  Real x;\n  Real y;\nalgorithm\n  x := 1 - y;\nequation\n"
                       "  y = 2*x;\nend L;\n")
-    assert message == ("Test.mo:5:3: an algebraic loop runs through this algorithm section "
-                       "(it computes x), which is not supported")
+    assert message == ("Test.mo:5:3: an algebraic loop runs through this algorithm section, "
+                       "which computes the continuous x: it is not supported (only loops "
+                       "through the discrete variables an algorithm computes are)")
 
 
 def test_dummy_derivatives_need_a_regular_jacobian_at_the_start(failure):

@@ -9,6 +9,7 @@ import pytest
 from fmpy import simulate_fmu
 
 from cosim import api
+from cosim.errors import CosimError
 from cosim.cli import main
 
 MODELS = Path(__file__).resolve().parents[1] / "compiler" / "models"
@@ -100,9 +101,63 @@ def test_model_and_lib_apply_only_to_modelica(oscillator, tmp_path, capsys):
                                        "an SSP\n")
 
 
-def test_a_model_without_outputs_warns_that_only_time_is_recorded(caplog):
+def test_a_model_without_outputs_records_its_states_and_algebraic_variables(caplog):
     result = api.run(MODELS / "Electrical.mo", model="Electrical.RCCircuit", stop_time=0.01)
+    component = "Electrical_RCCircuit"
+    assert f"{component}.capacitor.v" in result.columns  # the state
+    assert f"{component}.resistor.i" in result.columns   # an algebraic variable
+    assert not any("der(" in name or "_eventIndicator" in name for name in result.columns)
+    t = result.values["time"]
+    tau = 100 * 1e-3
+    assert np.allclose(result.values[f"{component}.capacitor.v"], 10 * (1 - np.exp(-t / tau)),
+                       rtol=0, atol=1e-5)
+    assert np.allclose(result.values[f"{component}.resistor.i"], 0.1 * np.exp(-t / tau),
+                       rtol=0, atol=1e-7)
+    assert not caplog.records
+
+
+def test_an_fmu_without_outputs_warns_that_only_time_is_recorded(caplog, tmp_path):
+    fmu = api.compile(MODELS / "Electrical.mo", model="Electrical.RCCircuit",
+                      output=tmp_path / "RC.fmu")
+    result = api.run(fmu, stop_time=0.01)
     assert result.columns == ()
     assert [record.getMessage() for record in caplog.records] == [
-        "Electrical.mo: warning: the system has no outputs, so only time is recorded; choose "
+        "RC.fmu: warning: the system has no outputs, so only time is recorded; choose "
         "variables with --record COMPONENT.VARIABLE"]
+
+
+def test_a_scalar_whose_name_holds_brackets_is_recorded(tmp_path):
+    # a Modelica FMU names the scalars of a component array cell[1].x, cell[2].x
+    path = tmp_path / "Cells.mo"
+    path.write_text("model Cells\n  model Cell\n    parameter Real k;\n"
+                    "    Real x(start = 1, fixed = true);\n  equation\n    der(x) = -k*x;\n"
+                    "  end Cell;\n  Cell cell[2](k = {1, 2});\n"
+                    "  annotation(experiment(StopTime = 1, Interval = 0.1));\nend Cells;\n")
+    result = api.run(path, record=["Cells.cell[2].x"])
+    times = result.values["time"]
+    assert np.allclose(result.values["Cells.cell[2].x"], np.exp(-2 * times), rtol=1e-6)
+
+
+ASSERTED = """\
+model Asserted "no outputs; x = t passes the limit 0.5 at t = 0.5"
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = 1;
+  assert(x < 0.5, "x reached its limit");
+  annotation(experiment(StopTime = 1, Interval = 0.1));
+end Asserted;
+"""
+
+
+@pytest.mark.parametrize("interface", ["cs", "me"])
+def test_a_continuous_assert_is_checked_when_nothing_is_read(tmp_path, interface):
+    source = tmp_path / "Asserted.mo"
+    source.write_text(ASSERTED)
+    fmu = api.compile(source, output=tmp_path / "Asserted.fmu")
+    with pytest.raises(CosimError) as failure:
+        # a communication step of 1 s: the assert fails inside it, at an accepted step
+        api.run(fmu, step_size=1.0, interface=interface)
+    message = str(failure.value)
+    assert "Asserted.mo:5:3: assertion failed at t = " in message
+    assert ": x reached its limit" in message
+    assert 0.5 <= float(message.split("assertion failed at t = ")[1].split(":")[0]) <= 1.0

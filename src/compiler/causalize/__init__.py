@@ -1,7 +1,7 @@
 """Causalization: ``FlatModel`` -> ``System`` (sorted, index-reduced, events explicit).
 
 Input: a ``compiler.flat.FlatModel``. Output: a ``compiler.system.System``. The passes, each
-in its module: ``lower`` (IR, events), ``alias``, ``pantelides`` + ``dummy`` (index
+in its module: ``lower`` (IR, events; ``fixed_zeros``), ``alias``, ``pantelides`` + ``dummy`` (index
 reduction, states), ``simulation`` (matching, BLT, ``tearing``, ``blocks``),
 ``initialization``, ``assemble``. Errors are ``CausalizeError`` at a source location.
 """
@@ -12,6 +12,7 @@ import gc
 from compiler.causalize.alias import eliminate_aliases
 from compiler.causalize.assemble import assemble
 from compiler.causalize.errors import CausalizeError
+from compiler.causalize.fixed_zeros import drop_vanished_derivatives
 from compiler.causalize.initialization import initialization_blocks
 from compiler.causalize.lower import lower
 from compiler.causalize.pantelides import reduce_index
@@ -25,7 +26,7 @@ def causalize(model: FlatModel) -> System:
     collecting = gc.isenabled()
     gc.disable()  # the passes make many small objects that live to the end: collections
     try:          # on the way would rescan them again and again (quadratic in model size)
-        dae = reduce_index(eliminate_aliases(lower(model)))
+        dae = reduce_index(drop_vanished_derivatives(eliminate_aliases(lower(model))))
         check_reinits(dae)
         return assemble(dae, simulation_blocks(dae), initialization_blocks(dae))
     finally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import networkx as nx
 
 from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, der_name
-from compiler.causalize.sort import outputs
+from compiler.causalize.sort import inputs, outputs
 from compiler.symbolic.convert import ConversionError, Converter
 from compiler.system import Alias, Assignment, LinearBlock, NewtonBlock, System, Variable
 
@@ -109,7 +109,7 @@ def jacobian_pattern(blocks, states) -> tuple[tuple[int, ...], ...]:
         elif type(block) is NewtonBlock:
             reads = {name for item in block.residuals + block.inner for name, _ in item.partials}
         else:
-            reads = set(block.inputs)
+            reads = inputs(block)
         combined = empty.union(*(depends.get(name, empty) for name in reads))
         for name in outputs(block):
             depends[name] = combined

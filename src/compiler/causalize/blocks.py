@@ -2,7 +2,7 @@
 
 Input: the equations of one component, the unknowns matched to them, and the names of the
 continuous Real variables (whose partial derivatives the blocks carry). Output: a block of
-``compiler.system``; loops through discrete variables are an error naming the equations.
+``compiler.system``.
 """
 from __future__ import annotations
 
@@ -23,14 +23,10 @@ class BlockBuilder:
         self.assignment_partials = assignment_partials  # also for assignments outside loops
 
     def block(self, equations: list, unknowns: list[str]):
+        """The block of a component with continuous unknowns only (loops through discrete
+        ones are mixed blocks: ``compiler.causalize.mixed``)."""
         if len(equations) == 1:
             return self.single(equations[0], unknowns[0])
-        if any(self.types.get(name, REAL) != REAL for name in unknowns) or \
-                any(equation.when_var for equation in equations):
-            places = "; ".join(equation.where() for equation in equations)
-            raise CausalizeError("algebraic loop through discrete variables "
-                                 f"({', '.join(unknowns)}) is not supported: {places}",
-                                 equations[0].span)
         residuals = [equation.residual for equation in equations]
         forms = [affine_form(residual, set(unknowns)) for residual in residuals]
         if all(form is not None for form in forms):
@@ -91,7 +87,7 @@ class BlockBuilder:
         return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
 
     def newton(self, equations, residuals, unknowns) -> NewtonBlock:
-        tears, inner, left = tear(residuals, unknowns)
+        tears, inner, left = tear(residuals, unknowns, self.differentiable)
         assignments = tuple(self.assignment(name, value, equations[k])
                             for k, name, value in inner)
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)

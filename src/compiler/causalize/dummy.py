@@ -14,6 +14,7 @@ import math
 from compiler.causalize.dae import Dae, with_changes
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.start import start_environment
+from compiler.errors import listed
 from compiler.symbolic import diff
 from compiler.symbolic.evaluate import EvaluationError, evaluate
 
@@ -113,12 +114,15 @@ def _pivot(problem, row: dict, families, chosen: list, level: int, k: int) -> in
                   if j not in taken and len(families[j]) - 1 >= level and abs(v) > SINGULAR}
     if not candidates:
         equation = problem.equations[k]
-        names = ", ".join(problem.names[j] for j in families
-                          if j not in taken and len(families[j]) - 1 >= level)
-        raise CausalizeError(
-            "index reduction: at the start values, this constraint leaves no variable to "
-            f"solve for among {names or 'the differentiated variables'} (its Jacobian is "
-            f"singular there; give better start values): {equation.source()}", equation.span)
+        names = [problem.names[j] for j in families
+                 if j not in taken and len(families[j]) - 1 >= level]
+
+        def message(names_text):
+            return ("index reduction: at the start values, this constraint leaves no variable "
+                    f"to solve for among {names_text or 'the differentiated variables'} (its "
+                    "Jacobian is singular there; give better start values): "
+                    f"{equation.source()}")
+        raise CausalizeError(message(listed(names)), equation.span, message(", ".join(names)))
     largest = max(candidates.values())
 
     def preference(j):

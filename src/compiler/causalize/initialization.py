@@ -5,7 +5,8 @@ discrete variables, the pre values of discrete variables (variables named ``pre(
 parameters with ``fixed = false``, from: the model's equations (when-equations inactive
 unless their condition reads ``initial()``, relations as written, samples false),
 the initial equations, ``v = start`` for continuous variables with ``fixed = true``, and
-``pre(v) = start`` for discrete variables (unless initial equations decide them).
+``pre(v) = start`` for discrete variables (unless initial equations decide them). Algorithm
+sections run without the when-statements that cannot fire at initialization.
 Over- and under-determined initialization is an error naming the variables.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Da
 from compiler.causalize.partition import is_latch, matchable
 from compiler.causalize.matching import maximum_matching
 from compiler.causalize.sort import sorted_blocks
-from compiler.causalize.statements import map_algorithm
+from compiler.causalize.statements import map_algorithm, without_inactive_whens
 from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
 from compiler.symbolic.transform import replace_nodes
 
@@ -38,8 +39,14 @@ def initialization_blocks(dae: Dae) -> list:
         mentioned |= item.lhs.variables() | item.rhs.variables()
     for block in dae.initial_algorithms:
         mentioned.update(block.outputs)
-    algorithms = [map_algorithm(block, rewrite) for block in
-                  dae.algorithms + dae.initial_algorithms]
+    algorithms = []
+    for block in dae.algorithms:
+        active, held = without_inactive_whens(block, dae.clauses)
+        if active is not None:
+            algorithms.append(map_algorithm(active, rewrite))
+        initial += [_held(name, rewrite(value), table[name].type, block.span)
+                    for name, value in held]
+    algorithms += [map_algorithm(block, rewrite) for block in dae.initial_algorithms]
     equations += initial
     equations += _fixed_starts(dae)
     equations += _pre_starts(table, rewrite.pre_names, mentioned)
@@ -142,6 +149,15 @@ class _Rewriter:
         name = f"pre({target.name})"
         self.pre_names[target.name] = name
         return var(name, target.type)
+
+
+def _held(name: str, value, type_: str, span) -> DaeEquation:
+    """``v = pre(v)`` (``v = start`` if continuous) for an algorithm output that no
+    statement active at initialization assigns; solvable for either side, as the form of a
+    when-equation is."""
+    return DaeEquation(var(name, type_), value, span, when_var=name,
+                       note="kept by an algorithm whose when-statements do not fire at "
+                            "initialization")
 
 
 def _fixed_starts(dae: Dae) -> list[DaeEquation]:

@@ -11,6 +11,9 @@ import networkx as nx
 from networkx.algorithms import bipartite
 
 from compiler.causalize.errors import CausalizeError
+from compiler.errors import listed
+
+SHOWN_EQUATIONS = 2  # in a message; all of them in its details
 
 
 def maximum_matching(incidence: list, n_unknowns: int) -> tuple[list[int], list[int]]:
@@ -58,35 +61,47 @@ def singular_error(incidence: list, unknown_of: list, equation_of: list, describ
     if unmatched:
         equations, unknowns = _reachable_from_equations(unmatched, incidence, equation_of)
         names = [unknown_names[j] for j in unknowns]
-        texts = _texts(describe_equation, equations)
         head = "over-determined initialization" if what == "initialization" \
             else "structurally singular system"
-        if names:
-            message = (f"{head}: {_count(len(equations), 'equation')} for "
-                       f"{_count(len(names), 'unknown')} ({', '.join(names)}): " + "; ".join(texts))
-        else:
-            message = f"{head}: no unknown is left for " + "; ".join(texts)
-        return CausalizeError(message, _first([describe_equation(k)[0] for k in equations]))
+
+        def over(names_text, equations_text):
+            if names:
+                return (f"{head}: {_count(len(equations), 'equation')} for "
+                        f"{_count(len(names), 'unknown')} ({names_text}): {equations_text}")
+            return f"{head}: no unknown is left for {equations_text}"
+        return _error(over, names, _texts(describe_equation, equations),
+                      _first([describe_equation(k)[0] for k in equations]))
     free = [j for j, k in enumerate(equation_of) if k < 0]
     equations, unknowns = _reachable_from_unknowns(free, incidence, unknown_of)
     names = [unknown_names[j] for j in unknowns]
-    texts = _texts(describe_equation, equations)
-    detail = f" ({_count(len(equations), 'equation')} for them: {'; '.join(texts)})" \
-        if texts else ""
     spans = [unknown_spans[j] for j in unknowns] if unknown_spans else []
-    if what == "initialization":
-        message = (f"under-determined initialization: nothing determines "
-                   f"{', '.join(names)}{detail}; give start values with fixed = true or "
-                   f"initial equations")
-    else:
-        message = (f"structurally singular system: {_count(len(names), 'unknown')} "
-                   f"({', '.join(names)}) but too few equations{detail}")
-    return CausalizeError(message, _first(spans))
+
+    def under(names_text, equations_text):
+        detail = f" ({_count(len(equations), 'equation')} for them: {equations_text})" \
+            if equations else ""
+        if what == "initialization":
+            return (f"under-determined initialization: nothing determines {names_text}"
+                    f"{detail}; give start values with fixed = true or initial equations")
+        return (f"structurally singular system: {_count(len(names), 'unknown')} "
+                f"({names_text}) but too few equations{detail}")
+    return _error(under, names, _texts(describe_equation, equations), _first(spans))
 
 
-def _texts(describe_equation, equations) -> list[str]:
+def _error(message, names, texts, span) -> CausalizeError:
+    """The error whose ``message(names_text, equations_text)`` lists the first few names and
+    equations (places by file name), with every one of them in its details."""
+    short, full = texts
+    return CausalizeError(message(listed(names), listed(short, SHOWN_EQUATIONS, "; ")), span,
+                          message(", ".join(names), "; ".join(full)))
+
+
+def _texts(describe_equation, equations) -> tuple[list[str], list[str]]:
+    """The equations in source order, each after its place: in short (the file's name) and
+    in full (its path)."""
     described = sorted((describe_equation(k) for k in equations), key=lambda item: _key(item[0]))
-    return [f"{span}: {text}" if span else text for span, text in described]
+    short = [f"{span.file.rsplit('/', 1)[-1]}:{span.line}:{span.col}: {text}" if span else text
+             for span, text in described]
+    return short, [f"{span}: {text}" if span else text for span, text in described]
 
 
 def _key(span):

@@ -2,7 +2,8 @@
 
 Input: equations, their unknowns, and which unknowns each equation may be solved for.
 Output: blocks in evaluation order (``BlockBuilder``), or the structural error naming the
-equations and unknowns at fault. ``needed_prefix`` reorders blocks so that what a set of
+equations and unknowns at fault; a component looping through discrete variables or algorithm
+sections becomes a mixed block (``mixed``). ``needed_prefix`` reorders blocks so that what a set of
 targets needs comes first.
 """
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from compiler.causalize.blocks import BlockBuilder
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.matching import maximum_matching, singular_error, sorted_components
-from compiler.system import Assignment, LinearBlock, NewtonBlock
+from compiler.causalize.mixed import is_mixed, mixed_block
+from compiler.system import Assignment, LinearBlock, MixedBlock, NewtonBlock
 
 
 def sorted_blocks(equations: list, unknowns: list[str], matchable, builder: BlockBuilder,
@@ -44,21 +46,15 @@ def sorted_blocks(equations: list, unknowns: list[str], matchable, builder: Bloc
         dependencies.append([producer[name] for name in block.inputs if name in producer])
     blocks = []
     for component in sorted_components(dependencies):
-        if component[-1] >= n:
-            blocks.append(_algorithm(component, algorithms, n))
-            continue
-        blocks.append(builder.block([equations[k] for k in component],
-                                    [free[unknown_of[k]] for k in component]))
+        pairs = [(equations[k], free[unknown_of[k]]) for k in component if k < n]
+        inside = [algorithms[k - n] for k in component if k >= n]
+        if is_mixed(pairs, inside, builder):
+            blocks.append(mixed_block(pairs, inside, builder, latched=what == "system"))
+        elif inside:
+            blocks.append(inside[0])
+        else:
+            blocks.append(builder.block([eq for eq, _ in pairs], [name for _, name in pairs]))
     return blocks
-
-
-def _algorithm(component, algorithms, n):
-    if len(component) > 1:
-        block = algorithms[component[-1] - n]
-        raise CausalizeError("an algebraic loop runs through this algorithm section (it "
-                             f"computes {', '.join(block.outputs)}), which is not supported",
-                             block.span)
-    return algorithms[component[0] - n]
 
 
 def outputs(block) -> tuple[str, ...]:
@@ -67,6 +63,9 @@ def outputs(block) -> tuple[str, ...]:
         return (block.var,)
     if type(block) is NewtonBlock:
         return block.vars + tuple(item.var for item in block.inner)
+    if type(block) is MixedBlock:
+        return tuple(name for item in block.continuous + block.updates
+                     for name in outputs(item))
     return block.vars if type(block) is LinearBlock else block.outputs
 
 
@@ -74,7 +73,9 @@ def inputs(block) -> frozenset:
     """Names a block reads (its own outputs excluded, pre values excluded)."""
     if type(block) is Assignment:
         return block.value.variables()
-    if type(block) is LinearBlock:
+    if type(block) is MixedBlock:
+        reads = frozenset().union(*(inputs(item) for item in block.continuous + block.updates))
+    elif type(block) is LinearBlock:
         reads = frozenset().union(*(item.expr.variables() for item in block.equations))
     elif type(block) is NewtonBlock:
         reads = frozenset().union(*(item.expr.variables() for item in block.residuals),

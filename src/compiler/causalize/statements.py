@@ -3,7 +3,8 @@
 Input: a ``flat.Algorithm`` and the lowering state. Output: an ``AlgorithmBlock`` whose
 statements hold IR expressions, whose when-statements refer to when-clauses made like those
 of when-equations, with the assigned variables as outputs and the variables read as inputs.
-``map_statements`` rewrites every expression of a block (alias substitution, initialization).
+``map_statements`` rewrites every expression of a block (alias substitution, initialization);
+``without_inactive_whens`` gives its form at initialization.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from compiler import flat
 from compiler.causalize.dae import DISCRETE
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.when import WhenBranches
-from compiler.symbolic import const, pre_var, var
+from compiler.symbolic import FALSE, const, pre_var, var
 from compiler.system import (
     AlgorithmBlock, AssignStatement, Assertion, BreakStatement, IfStatement, Reinit,
     Termination, WhenClause, WhenStatement, WhileStatement)
@@ -195,3 +196,55 @@ def map_algorithm(block: AlgorithmBlock, rewrite) -> AlgorithmBlock:
     inputs = tuple(sorted(reads - set(block.outputs) - {"time"}))
     return replace(block, statements=statements, inputs=inputs,
                    initial_values=tuple(rewrite(value) for value in block.initial_values))
+
+
+def without_inactive_whens(block: AlgorithmBlock, clauses) -> tuple:
+    """``block`` at initialization: its when-statements that cannot fire there (their
+    clause's ``initial_active`` is false) never run, so they are left out. Returns the block
+    (None when nothing is left to compute) and, for each output only they assigned, the pair
+    (output, initial value): the output keeps that value (its pre value if discrete), as an
+    equation rather than an assignment, which lets an initial algorithm or equation decide it
+    (MLS 8.6)."""
+    statements = _active_at_start(block.statements, clauses)
+    assigned = set(_targets(statements))
+    kept = [(name, value) for name, value in zip(block.outputs, block.initial_values)
+            if name in assigned]
+    held = tuple((name, value) for name, value in zip(block.outputs, block.initial_values)
+                 if name not in assigned)
+    if not held:
+        return block, ()
+    if not kept:
+        return None, held
+    conditions = {name for item in _when_statements(statements)
+                  for name in clauses[item.clause].conditions}
+    inputs = tuple(name for name in block.inputs
+                   if not name.startswith("$when[") or name in conditions)
+    return replace(block, outputs=tuple(name for name, _ in kept), inputs=inputs,
+                   initial_values=tuple(value for _, value in kept),
+                   statements=statements), held
+
+
+def _active_at_start(statements, clauses) -> tuple:
+    result = []
+    for item in statements:
+        kind = type(item)
+        if kind is WhenStatement:
+            if clauses[item.clause].initial_active is FALSE:
+                continue
+            item = replace(item, body=_active_at_start(item.body, clauses))
+        elif kind is IfStatement:
+            item = replace(item, branches=tuple((condition, _active_at_start(body, clauses))
+                                                for condition, body in item.branches),
+                           else_=_active_at_start(item.else_, clauses))
+        elif kind is WhileStatement:
+            item = replace(item, body=_active_at_start(item.body, clauses))
+        result.append(item)
+    return tuple(result)
+
+
+def _targets(statements):
+    for item in statements:
+        if type(item) is AssignStatement:
+            yield item.target
+        for body in _bodies(item):
+            yield from _targets(body)

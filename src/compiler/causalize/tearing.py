@@ -1,25 +1,38 @@
 """Greedy tearing of a nonlinear algebraic loop.
 
-Input: the residuals of one strongly connected block and its unknowns. Output: iteration
-(tear) variables, the other unknowns as explicit assignments in evaluation order, and the
-residuals left for Newton. Heuristic: solve any equation that has one unknown left and is
-linear in it; when none has, tear the unknown that occurs in the most remaining equations.
+Input: the residuals of one strongly connected block, its unknowns and the names of the
+variables that vary in time. Output: iteration (tear) variables, the other unknowns as
+explicit assignments in evaluation order, and the residuals left for Newton. Heuristic:
+solve an equation that has one unknown left and is linear in it; when none is, tear the
+unknown that occurs in the most remaining equations.
+
+Solving ``c * x + b = 0`` for ``x`` divides by ``c``. A coefficient of parameters and
+constants is safe; one that reads unknowns of the block is taken next (the iteration
+controls them, and physical coefficients such as a resistance stay away from zero); one that
+reads other time-varying variables is never divided by: such a variable may well pass
+through zero (``P = v * i`` with a sine voltage ``v``, 0 at the start), so the equation is
+left as a residual and the division never happens.
 """
 from __future__ import annotations
 
-from compiler.symbolic import solve_for
+from compiler.symbolic import affine_form, solve_for
+
+SAFE, BY_UNKNOWNS = 0, 1  # how safe the division of a solved equation is, best first
 
 
-def tear(residuals: list, unknowns: list[str]):
+def tear(residuals: list, unknowns: list[str], varying=frozenset()):
     """``(tears, inner, left)``: tear names, ``(k, name, value)`` assignments in order, and the
-    indices of the residuals left over (as many as tears)."""
+    indices of the residuals left over (as many as tears). ``varying``: the names of the
+    variables that change in time (the block's unknowns among them or not)."""
     block = set(unknowns)
     open_unknowns = set(unknowns)
     occurs = [residual.variables() & block for residual in residuals]
     remaining = set(range(len(residuals)))
+    solutions: dict = {}
     tears, inner = [], []
     while open_unknowns:
-        step = _solvable(residuals, occurs, remaining, open_unknowns)
+        step = _solvable(residuals, occurs, remaining, open_unknowns, block, set(varying),
+                         solutions)
         if step is not None:
             k, name, value = step
             inner.append(step)
@@ -36,13 +49,36 @@ def tear(residuals: list, unknowns: list[str]):
     return tears, inner, sorted(remaining)
 
 
-def _solvable(residuals, occurs, remaining, open_unknowns):
+def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solutions):
+    """The first equation with one open unknown whose solution is safe, else the first whose
+    solution divides only by unknowns of the block; None if neither."""
+    best = None
     for k in sorted(remaining):
         left = occurs[k] & open_unknowns
         if len(left) != 1:
             continue
         (name,) = left
-        value = solve_for(residuals[k], name)
-        if value is not None:
+        if (k, name) not in solutions:
+            solutions[k, name] = _solution(residuals[k], name, block, varying)
+        found = solutions[k, name]
+        if found is None:
+            continue
+        level, value = found
+        if level == SAFE:
             return k, name, value
-    return None
+        if best is None:
+            best = (k, name, value)
+    return best
+
+
+def _solution(residual, name: str, block, varying):
+    """``(level, value)`` of ``name`` from ``residual``, or None when it is not linear in it
+    or would divide by a time-varying variable from outside the block."""
+    value = solve_for(residual, name)
+    if value is None:
+        return None
+    coefficient = affine_form(residual, (name,))[0][name]
+    read = coefficient.variables() & varying
+    if not read:
+        return SAFE, value
+    return (BY_UNKNOWNS, value) if read <= block else None

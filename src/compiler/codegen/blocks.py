@@ -1,9 +1,9 @@
 """System blocks -> C statements: assignments, linear blocks by one LU, Newton blocks with
-their symbolic Jacobian, algorithm sections.
+their symbolic Jacobian, algorithm sections, mixed blocks iterating on discrete values.
 
 Input: blocks of a ``System`` and the ``Context`` of the model being emitted. Output: the
 statements of one generated function (``Sequence.lines``), and the static helper functions
-Newton blocks need (appended to ``Context.helpers``).
+Newton and mixed blocks need (appended to ``Context.helpers``).
 """
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from compiler.fmu.c_tables import c_string
 from compiler.linearization import propagate, tangent_of
 from compiler.symbolic import ONE
 from compiler.system import (
-    AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
-    LinearBlock, NewtonBlock, Termination, WhenStatement, WhileStatement)
-from compiler.system_text import describe_loop
+    MIXED_ITERATIONS, AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement,
+    IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
+    WhileStatement)
+from compiler.system_text import describe_loop, loop_parts
 
 INDENT = "    "
 # linear blocks up to this size keep their matrix on the stack; larger ones allocate it
@@ -40,7 +41,7 @@ class Context:
         self.clauses = clauses
         self.helpers: list[str] = []
         self.names: set[str] = set()
-        self.newton: dict = {}   # (block, initial) -> names of its residual and Jacobian
+        self.newton: dict = {}   # (block, initial) -> names of its helper functions
 
     def writer(self, initial: bool = False, locals_: dict | None = None) -> CWriter:
         return CWriter(self.slots, self.samples, self.functions, locals_, initial)
@@ -58,9 +59,8 @@ def loop_text(block) -> str:
     """``the nonlinear system for y (Pendulum.mo:16:3)``: a loop in messages and comments
     (file names without folders)."""
     text = describe_loop(block)
-    for item in getattr(block, "equations", ()) + getattr(block, "residuals", ()):
-        if item.span:
-            text = text.replace(str(item.span), source_place(item.span))
+    for item in loop_parts(block):
+        text = text.replace(str(item.span), source_place(item.span))
     return text
 
 
@@ -120,6 +120,9 @@ class Sequence:
             self._newton(block)
         elif kind is AlgorithmBlock:
             self.lines.extend(AlgorithmCode(self.context, self.initial).block(block))
+        elif kind is MixedBlock:
+            name = mixed_helper(self.context, block, self.initial, self.skip)
+            self.lines.append(f"CHECK({name}(m)); /* {loop_text(block)} */")
         else:
             raise EmitError(f"not a block: {block!r}")
 
@@ -209,7 +212,8 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
     residual = f"{stem}_residual"
     body = Sequence(context, initial, split=False)   # x is copied in at its start
     body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
-    body.add_all(block.inner)
+    for item in block.inner:  # one piece: the function's lines are those of its one part
+        body.add(item)
     for item in block.residuals:
         body.writer.count(item.expr)
     texts = [body.writer.text(item.expr) for item in block.residuals]
@@ -227,6 +231,51 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
             _newton_jacobian_lines(context, block, initial)))
     context.newton[(block, initial)] = (residual, jacobian)
     return residual, jacobian
+
+
+_C_TYPES = {"Float64": "double", "Int32": "int32_t", "Int64": "int64_t", "Boolean": "bool"}
+
+
+def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset()) -> str:
+    """Emit the functions of a mixed block (once for equal blocks): its continuous part, its
+    updates, and the iteration over them (``MixedBlock``); returns the iteration's name."""
+    known = context.newton.get((block, initial))
+    if known is not None:
+        return known
+    stem = context.unique(f"mixed_{plain_identifier(block.discrete[0])}")
+    for part, blocks, what in (("continuous", block.continuous, "the continuous unknowns"),
+                               ("updates", block.updates, "new discrete values")):
+        body = Sequence(context, initial, skip).add_all(blocks)
+        context.helpers.append(parted_function(
+            f"/* {what} of {loop_text(block)} */",
+            f"static Status {stem}_{part}(ModelData *m)", body.parts))
+    head = Sequence(context, initial)
+    guesses, same = [], []
+    for k, name in enumerate(block.discrete):
+        slot = head.writer.slot(name[4:-1] if name.startswith("pre(") else name)
+        if slot.fmi_type not in _C_TYPES:
+            raise EmitError(f"a loop through the {slot.fmi_type} variable '{name}' is not "
+                            "supported in generated C", getattr(block.updates[0], "span", None))
+        guesses.append(f"{INDENT}const {_C_TYPES[slot.fmi_type]} guess{k} = "
+                       f"{head.target(name)};")
+        same.append(f"{head.target(name)} == guess{k}")
+    # between events (relations latched) the discrete values are constant: one pass
+    done = " && ".join(same) if initial else f"!m->event_mode || ({' && '.join(same)})"
+    message = c_string("%s does not converge at t = %.17g: its discrete values still change "
+                       f"after {MIXED_ITERATIONS} passes")
+    context.helpers.append(function_text(
+        f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
+        f"static Status {stem}(ModelData *m)", [
+            f"CHECK({stem}_continuous(m));",
+            "for (int pass = 1; ; pass++) {", *guesses,
+            f"{INDENT}CHECK({stem}_updates(m));",
+            f"{INDENT}if ({done}) return StatusOK;",
+            f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
+            f"{INDENT}CHECK({stem}_continuous(m));", "}",
+            f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
+            "m->time);"], result="StatusError"))
+    context.newton[(block, initial)] = stem
+    return stem
 
 
 def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) -> list[str]:

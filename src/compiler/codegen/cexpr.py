@@ -69,7 +69,7 @@ class CWriter(ExpressionWriter):
     ``slots``: variable name -> ``Slot``. ``locals``: names the function holds in C locals
     (Newton's unknowns, solved tangents) -> their text. ``initial``: expressions of the
     initialization, where ``sample()`` is false. ``samples``: ``$sample[k]`` -> (start,
-    interval) expressions. ``functions``: user function name -> callable C name (see
+    interval expressions, the hidden slot of the tick it fired last). ``functions``: user function name -> callable C name (see
     ``functions.FunctionCode``).
     """
 
@@ -106,8 +106,9 @@ class CWriter(ExpressionWriter):
         if name in self.samples:
             if self.initial:
                 return "false"
-            start, interval = self.samples[name]
-            return f"(m->event_mode && sample_tick(m->time, {self.text(start)}, {self.text(interval)}))"
+            start, interval, fired = self.samples[name]
+            return (f"(m->event_mode && sample_fires(m->time, {self.text(start)}, "
+                    f"{self.text(interval)}, {self.slot(fired).text}))")
         if name.startswith("pre(") and name.endswith(")"):
             return self.slot(name[4:-1]).pre_text
         return self.slot(name).text

@@ -13,9 +13,10 @@ from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text
 from compiler.codegen.function_body import INDENT
 from compiler.codegen.events import (
     assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
-    initial_latch_lines, latch_update_lines, next_event_lines, when_clause_lines)
+    initial_latch_lines, latch_update_lines, next_event_lines, sample_fired_lines,
+    when_clause_lines)
 from compiler.codegen.functions import FunctionCode
-from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout
+from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout, sample_fired
 from compiler.codegen.jacobian import jacobian_parts
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
@@ -60,7 +61,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
     plan = plan_parameters(system)
     system = fold(system, plan)
     layout = make_layout(system, plan, identifier or plain_identifier(system.name))
-    samples = {item.var: (item.start, item.interval) for item in system.samples}
+    samples = {item.var: (item.start, item.interval, sample_fired(item.index))
+               for item in system.samples}
     functions = FunctionCode(system.functions, (item.name for item in system.external_objects),
                              system.enumerations)
     context = Context(layout.slots, samples, functions, system.when_clauses)
@@ -235,6 +237,7 @@ class _Module:
             flag = context.slots[TERMINATE_FLAG].text
             lines.append(f"if ({flag}) update->terminate_simulation = true;")
         lines += discrete_change_lines(context, system)
+        lines += sample_fired_lines(context, system)
         lines += next_event_lines(context, system)
         if not any("update" in line for line in lines):
             lines.append("(void)update;")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from compiler.codegen.blocks import INDENT, Context, assertion_lines, termination_lines
 from compiler.codegen.cexpr import c_constant
-from compiler.codegen.interface import source_place
+from compiler.codegen.interface import sample_fired, source_place
 from compiler.symbolic import FALSE, TIME, relation
 from compiler.symbolic.expr import REAL
 from compiler.system import Assertion, System
@@ -172,6 +172,21 @@ def discrete_change_lines(context: Context, system: System) -> list[str]:
     for k, test in enumerate(tests):
         lines.append(f"{INDENT}{test}{';' if k == len(tests) - 1 else ' ||'}")
     return lines
+
+
+def sample_fired_lines(context: Context, system: System) -> list[str]:
+    """After an event iteration that settled, each sample at its tick has fired: a later
+    event at the same instant does not fire it again."""
+    if not system.samples:
+        return []
+    writer = context.writer()
+    lines = []
+    for item in system.samples:
+        start, interval = writer.text(item.start), writer.text(item.interval)
+        lines.extend(INDENT + line for line in writer.take_lines())
+        fired = context.slots[sample_fired(item.index)].text
+        lines.append(f"{INDENT}{fired} = sample_fired(m->time, {start}, {interval}, {fired});")
+    return ["if (!update->discrete_states_need_update) {", *lines, "}"]
 
 
 def next_event_lines(context: Context, system: System) -> list[str]:

@@ -21,9 +21,14 @@ from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 from compiler.symbolic.expr import Const
 from compiler.system import (
     AlgorithmBlock, Alias, IfStatement, NewtonBlock, System, Termination,
-    WhenStatement, WhileStatement)
+    WhenStatement, WhileStatement, leaf_blocks)
 
 TERMINATE_FLAG = "$terminate"   # hidden Boolean: a terminate() ran outside a when-clause's end
+
+
+def sample_fired(index: int) -> str:
+    """The hidden Float64 holding the number of the tick sample ``index`` fired last."""
+    return f"$fired[{index + 1}]"
 FMI_TYPES = {"Real": "Float64", "Integer": "Int32", "Boolean": "Boolean", "String": "String"}
 
 
@@ -102,6 +107,9 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
         jacobian=tuple((row, column) for column, rows in enumerate(system.jacobian_rows)
                        for row in rows),
         has_jacobian=builder.has_jacobian, dependencies=_state_outputs(variables, system),
+        has_asserts=bool(system.asserts),
+        guesses=tuple(name for block in system.blocks[:system.n_derivative_blocks]
+                      if type(block) is NewtonBlock for name in block.vars),
         description=system.description,
         experiment=Experiment(experiment.start_time or 0.0, experiment.stop_time,
                               experiment.tolerance, experiment.interval) if experiment else None)
@@ -298,13 +306,16 @@ class _Builder:
     # --------------------------------------------------------------------------- hidden
     def hidden(self) -> list[tuple[str, str, object]]:
         """(name, FMI type, start) of the storage the compiler made; sample flags are
-        computed from time and need none."""
+        computed from time and the tick each fired last (``sample_fired``)."""
         result = []
         for item in self.system.variables:
             if (item.hidden or item.name.startswith("$")) and not item.name.startswith("$sample["):
                 type_ = fmi_type(item.type)
                 self.types[item.name] = type_
                 result.append((item.name, type_, self._value(item.start)))
+        for item in self.system.samples:
+            self.types[sample_fired(item.index)] = "Float64"
+            result.append((sample_fired(item.index), "Float64", -1.0))
         if _terminates_outside_events(self.system):
             self.types[TERMINATE_FLAG] = "Boolean"
             result.append((TERMINATE_FLAG, "Boolean", False))
@@ -338,7 +349,7 @@ def _derivative_unit(unit: str) -> str | None:
 def _iteration_variables(system: System) -> frozenset:
     """Variables that Newton iterates on (their start values are guesses)."""
     names = set()
-    for block in system.blocks + system.initial_blocks:
+    for block in leaf_blocks(system.blocks + system.initial_blocks):
         if type(block) is NewtonBlock:
             names.update(block.vars)
     return frozenset(names)
@@ -360,7 +371,7 @@ def _exact_state_starts(system: System) -> frozenset:
 def _terminates_outside_events(system: System) -> bool:
     """Whether a terminate() runs where model_event_update cannot report it at once: in an
     algorithm, or in a when-clause active at initialization."""
-    for block in system.blocks + system.initial_blocks:
+    for block in leaf_blocks(system.blocks + system.initial_blocks):
         if type(block) is AlgorithmBlock and _has_termination(block.statements):
             return True
     return any(type(action) is Termination and clause.initial_active is not FALSE

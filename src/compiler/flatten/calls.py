@@ -444,8 +444,9 @@ def _builtin_external(header, call, env):
 
 
 def _record_constructor(info, call: ast.Call, env):
-    from compiler.flatten.context import Env
-    from compiler.flatten.modifiers import from_ast
+    """The value of a record constructor call (MLS 12.6): the fields given, then the others
+    from their bindings (extends modifications over declarations), which may read the other
+    fields by name (``final parameter Real B_r = B_rRef * ...``)."""
     from compiler.flatten.operators import constructor_call
     from compiler.flatten.translate import binding_value, translate
     overloaded = constructor_call(ModelCalls(env), info, call)
@@ -453,18 +454,56 @@ def _record_constructor(info, call: ast.Call, env):
         return overloaded
     names = list(info.members)
     bound = bind_arguments(call, names, f"record {info.name}")
-    fields = {}
-    for name, arg in zip(names, bound):
-        member = info.members[name]
-        if arg is not None:
-            fields[name] = translate(arg, env)
-            continue
-        mod = from_ast(member.decl.modification, Env(env.ctx, None, member.scope))
+    fields = {name: translate(arg, env) for name, arg in zip(names, bound) if arg is not None}
+    defaults = {name: record_field_default(env.ctx, info.members[name], fields)
+                for name in names if name not in fields}
+    for name in _default_order(defaults):
+        mod = defaults[name]
         if mod is None or mod.binding is None:
             raise FlattenError(f"field '{name}' of record {info.name} is not given and has no "
                                "default", call.span)
         fields[name] = binding_value(mod)
-    return RecordValue(info.name, fields)
+    return RecordValue(info.name, {name: fields[name] for name in names})
+
+
+def record_field_default(ctx, member, fields: dict | None = None):
+    """The modification that gives a record field its default in a constructor call: the
+    extends clauses' modifications over the declaration's own (``record M350_50A extends
+    BaseData(mu_i = 1210)``), its expressions reading the record's other fields from
+    ``fields`` (filled in as they are computed); None without one."""
+    from compiler.flatten.context import Env
+    from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
+    name = member.decl.name
+    fields = {} if fields is None else fields
+
+    def reading_fields(scope):
+        found = Env(ctx, None, scope)
+        found.iterators = fields  # the same dict: later fields see the earlier ones
+        return found
+    layers = [from_arguments(args, reading_fields(scope)).get(name)
+              for args, scope in member.layers]
+    layers.append(from_ast(member.decl.modification, reading_fields(member.scope)))
+    return merge_all([layer for layer in layers if layer is not None], name)
+
+
+def _default_order(defaults: dict) -> list[str]:
+    """The fields to compute, each after the fields its binding reads (a cycle: as
+    declared, and the binding that reads a missing field fails with its name)."""
+    from compiler.flatten.walk import ast_references
+    import networkx
+
+    graph = networkx.DiGraph()
+    graph.add_nodes_from(defaults)
+    for name, mod in defaults.items():
+        if mod is not None and mod.binding is not None:
+            for ref in ast_references(mod.binding.expr):
+                if ref.parts[0].name in defaults and ref.parts[0].name != name:
+                    graph.add_edge(ref.parts[0].name, name)
+    try:
+        return list(networkx.lexicographical_topological_sort(
+            graph, key=list(defaults).index))
+    except networkx.NetworkXUnfeasible:
+        return list(defaults)
 
 
 def substitute(expr, mapping: dict):

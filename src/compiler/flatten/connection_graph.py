@@ -74,7 +74,8 @@ class Connections:
             for condition, body in eq.branches:
                 chosen = None
                 if not _queries_graph(condition):
-                    chosen = parameter_condition(condition, translate(condition, env), env)
+                    chosen = parameter_condition(condition, translate(condition, env), env,
+                                                 required=_connects_in(eq))
                 if chosen is None:
                     _refuse_connects(eq, "an if-equation whose condition is not a parameter "
                                      "expression")
@@ -275,6 +276,13 @@ def _refuse_connects(eq, where: str) -> None:
                                            graph_operator(item.call) in GRAPH_OPERATORS):
             what = "connect" if type(item) is ast.EqConnect else "a Connections operator"
             raise FlattenError(f"{what} cannot be used inside {where}", item.span)
+
+
+def _connects_in(eq) -> bool:
+    """Whether a section holds connects or graph operators (its condition must be known)."""
+    return any(type(item) is ast.EqConnect or (type(item) is ast.EqCall and
+                                                graph_operator(item.call) in GRAPH_OPERATORS)
+               for item in _equations_in(eq))
 
 
 def _equations_in(eq):

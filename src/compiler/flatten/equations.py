@@ -88,14 +88,18 @@ def _for(indices, body, env, where, collector) -> list:
     return result
 
 
-def parameter_condition(condition, value, env):
-    """The Boolean a parameter condition has, or None when the condition varies."""
+def parameter_condition(condition, value, env, required: bool = False):
+    """The Boolean a parameter condition has, or None when the condition varies or (unless
+    ``required``) is a parameter expression whose value is not known while translating (a
+    parameter the initialization computes): its branches are then kept as for a varying one."""
     from compiler.flatten.evaluate import evaluate
     if not is_parameter_expression(value, env.ctx):
         return None
     try:
         result = evaluate(value, env.ctx, structural=True)
     except NotEvaluable as error:
+        if not required:
+            return None
         raise FlattenError(f"cannot evaluate the condition: {error.reason}",
                            condition.span) from None
     if not isinstance(result, bool):
@@ -125,8 +129,12 @@ def _if(eq: ast.EqIf, env, where: Where, collector) -> list:
     else_ = tuple(flatten_section(eq.else_, env, inner, collector))
     counts = {count_equations(body) for _, body in branches} | {count_equations(else_)}
     if len(counts) > 1 and not where.when:
-        raise FlattenError("the branches of an if-equation whose condition is not a parameter "
-                           "expression must have the same number of equations "
+        unknown = next((value for value, _ in kept
+                        if is_parameter_expression(value, env.ctx)), None)
+        what = ("not a parameter expression" if unknown is None else
+                "a parameter expression whose value is not known while translating")
+        raise FlattenError(f"the branches of an if-equation whose condition is {what} "
+                           "must have the same number of equations "
                            f"(they have {', '.join(map(str, sorted(counts)))})", eq.span)
     return [flat.IfEquation(branches, else_, eq.span)]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.instances import REMOVED, Instance
+from compiler.flatten.names import resolve_elements
 from compiler.lang import ast, unparse
 
 EXPANDABLE = "expandable connector"
@@ -22,18 +23,24 @@ def is_expandable(element) -> bool:
 
 def complete_expandable(connects) -> bool:
     """Add and remove the members of the expandable connectors ``connects`` name; whether
-    any expandable connector was met (the instance lists must then be made again)."""
+    any expandable connector was met (the instance lists must then be made again).
+
+    An array connect (``connect(cell.bus, stack.bus)`` over arrays of buses, or
+    ``connect(gain.u, stack.bus.x)`` through an array of sub-buses) counts element by
+    element."""
     pending, joined, named = [], [], {}
     for eq, env in connects:
-        sides = [_side(ref, env) for ref in (eq.a, eq.b)]
-        for (bus, name, element), (other_ref, _) in ((sides[0], (eq.b, sides[1])),
-                                                    (sides[1], (eq.a, sides[0]))):
-            if bus is not None:
-                named.setdefault(id(bus), (bus, set()))[1].add(name)
-                if element is None:
-                    pending.append((bus, name, other_ref, env, eq))
-        if is_expandable(sides[0][2]) and is_expandable(sides[1][2]):
-            joined.append((sides[0][2], sides[1][2]))
+        sides = [_sides(ref, env) for ref in (eq.a, eq.b)]
+        if len(sides[0]) != len(sides[1]):
+            continue  # the connection equations report the sizes
+        for position, (a, b) in enumerate(zip(*sides)):
+            for (bus, name, element), other in ((a, (eq.b, position)), (b, (eq.a, position))):
+                if bus is not None:
+                    named.setdefault(id(bus), (bus, set()))[1].add(name)
+                    if element is None:
+                        pending.append((bus, name, other, env, eq))
+            if is_expandable(a[2]) and is_expandable(b[2]):
+                joined.append((a[2], b[2]))
     if not named and not joined:
         return False
     _add_pending(pending)
@@ -48,35 +55,44 @@ def complete_expandable(connects) -> bool:
     return True
 
 
-def _side(ref: ast.ComponentRef, env):
-    """``(bus, member name, element)`` of a reference: the expandable connector it goes
-    through and the member named in it (element None when the member does not exist yet),
-    or ``(None, None, element)``."""
-    node = env.instance.member(ref.parts[0].name)
-    if node is None or node is REMOVED or not node.elements:
-        return None, None, None
-    element = node.elements[0] if not ref.parts[0].subscripts and len(node.elements) == 1 \
-        else None
-    for part in ref.parts[1:]:
-        if element is None or not isinstance(element, Instance):
-            return None, None, None
-        if is_expandable(element):
-            if part.subscripts:
-                raise FlattenError("subscripted members of expandable connectors are not "
-                                   "supported", part.span)
-            bus = element
-            child = bus.member(part.name)
-            if child is None or child is REMOVED:
-                return (bus, part.name, None) if part is ref.parts[-1] else (None, None, None)
-            element = child.elements[0] if len(child.elements) == 1 else None
-            if part is ref.parts[-1]:
-                return bus, part.name, element
+def _sides(ref: ast.ComponentRef, env) -> list:
+    """``(bus, member name, element)`` for each scalar element a connect reference names:
+    the expandable connector it goes through and the member named in it (element None when
+    the member does not exist yet), or ``(None, None, element)``."""
+    parts = ref.parts
+    for k in range(len(parts) - 1):
+        prefix = ast.ComponentRef(parts[:k + 1], ref.is_global, ref.span)
+        try:
+            elements = resolve_elements(prefix, env)
+        except FlattenError:
+            return [(None, None, None)]  # a member that connections create: not yet known
+        if elements is None:
+            return [(None, None, None)]  # through a disabled component
+        elements = list(flat_elements(elements))
+        if not elements or not all(is_expandable(element) for element in elements):
             continue
-        child = element.member(part.name)
-        if child is None or child is REMOVED or part.subscripts or len(child.elements) != 1:
-            return None, None, None
-        element = child.elements[0]
-    return None, None, element
+        member = parts[k + 1]
+        if member.subscripts:
+            raise FlattenError("subscripted members of expandable connectors are not "
+                               "supported", member.span)
+        if k + 2 < len(parts):
+            continue  # a declared sub-bus: the member is named further down
+        return [(bus, member.name, element) for bus in elements
+                for element in _member_elements(bus, member.name)]
+    try:
+        elements = resolve_elements(ref, env)
+    except FlattenError:
+        return [(None, None, None)]
+    return [(None, None, element) for element in flat_elements(elements or ())]
+
+
+def flat_elements(elements):
+    """The elements of nested tuples, in row-major order (one element as itself)."""
+    if type(elements) is not tuple:
+        yield elements
+        return
+    for item in elements:
+        yield from flat_elements(item)
 
 
 def _add_pending(pending: list) -> None:
@@ -84,16 +100,17 @@ def _add_pending(pending: list) -> None:
     (which may itself be a member created here: repeat until nothing is left)."""
     while pending:
         left = []
-        for bus, name, other_ref, env, eq in pending:
+        for bus, name, (other_ref, position), env, eq in pending:
             if bus.member(name) not in (None, REMOVED):
                 continue
-            _, _, other = _side(other_ref, env)
+            others = _sides(other_ref, env)
+            other = others[position][2] if position < len(others) else None
             if other is None:
-                left.append((bus, name, other_ref, env, eq))
+                left.append((bus, name, (other_ref, position), env, eq))
                 continue
             bus.add_member(name, other)
         if len(left) == len(pending):
-            bus, name, other_ref, _, eq = left[0]
+            bus, name, (other_ref, _), _, eq = left[0]
             raise FlattenError(f"cannot tell the type of '{name}' in expandable connector "
                                f"'{bus.path}': '{unparse(other_ref)}' is not a component",
                                eq.span)
@@ -131,6 +148,15 @@ def _join(joined: list, present: dict, buses: dict) -> None:
                     nested.append((mine, like))
     if nested:
         _join(nested, present, buses)
+
+
+def _member_elements(bus, name: str) -> list:
+    """The elements of a member of a bus (an array of sub-buses has several); ``[None]``
+    for one that connections have yet to create."""
+    node = bus.member(name)
+    if node is None or node is REMOVED or not node.elements:
+        return [None]
+    return list(node.elements)
 
 
 def _first(node):

@@ -9,9 +9,12 @@ a statement of its own before the statement that uses it (into a temporary).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
+from compiler.flatten.walk import ast_references
 from compiler.flatten.values import RecordValue, ShapeError, if_value
 from compiler.lang import ast
 
@@ -69,6 +72,7 @@ class FunctionScope:
         self.whole_call = None         # span of the call that is an assignment's whole value
         self.variable_types: dict = {}  # flat variable name -> its type (temporaries' types)
         self.temporaries: list = []    # FunctionVars of the temporaries they assign
+        self.tables: dict = {}         # package constant arrays indexed by variables
         self.loop_condition = False
 
     def type_info(self, decl: ast.Component):
@@ -227,20 +231,34 @@ class FunctionScope:
         before = len(self.hoisted)
         try:
             body = self.expr(node.expr)
+            if type(body) is RecordCall:  # computed inside the loop, for each element
+                body = self._record_value(body, node.span)
         finally:
             self.iterators.pop()
         hoisted = tuple(self.hoisted[before:])  # computed for each element, inside the loop
         del self.hoisted[before:]
         return index.name, start, range_, body, hoisted
 
-    def _hoisted_comprehension(self, node: ast.Comprehension) -> flat.Var:
+    def _hoisted_comprehension(self, node: ast.Comprehension):
+        """A temporary array filled by a loop; for records, one temporary per leaf (a record
+        value whose leaves are arrays, as arrays of records are in function bodies)."""
         name, start, range_, body, hoisted = self._loop(node, "an array comprehension")
         size = flat.Binary("+", flat.Binary("-", range_.stop, start), flat.Const(1))
-        temporary = self._temporary("$array", self._type_of(body), (size,), node.span)
         position = flat.Binary("+", flat.Binary("-", flat.Var(name), start), flat.Const(1))
-        self.hoisted.append(flat.ForStatement(name, range_, hoisted + (
-            flat.Assign(flat.Index(temporary, (position,)), body, node.span),), node.span))
-        return temporary
+        assignments = []
+
+        def element(expr):
+            if type(expr) is RecordValue:
+                return RecordValue(expr.type, {field: element(value)
+                                               for field, value in expr.fields.items()})
+            temporary = self._temporary("$array", self._type_of(expr), (size,), node.span)
+            assignments.append(flat.Assign(flat.Index(temporary, (position,)), expr,
+                                           node.span))
+            return temporary
+        result = element(body)
+        self.hoisted.append(flat.ForStatement(name, range_, hoisted + tuple(assignments),
+                                              node.span))
+        return result
 
     def _reduction(self, function: str, node: ast.Comprehension) -> flat.Var:
         """``sum(e for i in a:b)`` (and product, min, max): accumulated into a temporary by
@@ -260,9 +278,10 @@ class FunctionScope:
         self.hoisted.append(flat.ForStatement(name, range_, hoisted + (step,), node.span))
         return accumulator
 
-    def _temporary(self, prefix: str, type_name: str, dims: tuple, span) -> flat.Var:
+    def _temporary(self, prefix: str, type_name: str, dims: tuple, span,
+                   default=None) -> flat.Var:
         name = f"{prefix}{len(self.temporaries) + 1}"
-        self.temporaries.append(flat.FunctionVar(name, type_name, dims, None, span))
+        self.temporaries.append(flat.FunctionVar(name, type_name, dims, default, span))
         return flat.Var(name)
 
     def _type_of(self, expr) -> str:
@@ -293,7 +312,7 @@ class FunctionScope:
     def _literal_range(self, node) -> tuple:
         from compiler.flatten.context import Env
         from compiler.flatten.evaluate import evaluate_structural
-        names = {ref.parts[0].name for ref in _references(node)}
+        names = {ref.parts[0].name for ref in ast_references(node)}
         if names & (set(self.info.members) | set(self.iterators)):
             raise FlattenError("an array comprehension whose range depends on the function's "
                                "variables must be assigned to a variable as a whole "
@@ -332,8 +351,39 @@ class FunctionScope:
         from compiler.flatten.context import Env
         from compiler.flatten.names import resolve
         from compiler.flatten.values import to_expr
+        last = ref.parts[-1]
+        if self._reads_locals(last.subscripts) and \
+                not any(self._reads_locals(part.subscripts) for part in ref.parts[:-1]):
+            # a constant of a package indexed by the function's variables
+            # (``Tables.X01Table[addr[i]]``): the whole constant, then the element
+            bare = replace(ref, parts=ref.parts[:-1] + (replace(last, subscripts=()),))
+            value = resolve(bare, Env(self.ctx, None, self.entry))
+            if type(value) is tuple:
+                return self._indexed(self._constant_table(ref, value), last.subscripts)
         value = resolve(ref, Env(self.ctx, None, self.entry))
         return value if type(value) is RecordValue else to_expr(value)
+
+    def _constant_table(self, ref: ast.ComponentRef, value: tuple) -> flat.Var:
+        """A package constant array as a temporary of the function holding its value (one
+        per constant: generated code indexes variables, not literals)."""
+        from compiler.flatten.values import shape, to_expr
+        key = ref.dotted
+        found = self.tables.get(key)
+        if found is None:
+            element = value
+            while type(element) is tuple:
+                element = element[0]
+            if type(element) is flat.EnumConst:
+                type_name = element.type
+            else:
+                type_name = self._type_of(element)
+            dims = tuple(flat.Const(size) for size in shape(value))
+            found = self.tables[key] = self._temporary("$table", type_name, dims, ref.span,
+                                                       default=to_expr(value))
+        return found
+
+    def _reads_locals(self, subscripts) -> bool:
+        return any(self._is_local(found.parts[0].name) for found in ast_references(subscripts))
 
     def _indexed(self, base: flat.Var, subscripts) -> flat.Expr:
         """``base[subscripts]`` (``:`` a whole dimension); ``base`` without any."""
@@ -509,29 +559,26 @@ class FunctionScope:
         overloaded = constructor_call(self, info, call)
         if overloaded is not None:
             return overloaded
-        from compiler.flatten.calls import bind_arguments
+        from compiler.flatten.calls import bind_arguments, record_field_default
         names = list(info.members)
         bound = bind_arguments(call, names, f"record {info.name}")
         fields = {}
         for name, arg in zip(names, bound):
-            member = info.members[name]
-            expr = arg if arg is not None else (
-                member.decl.modification.binding if member.decl.modification is not None
-                else None)
-            if expr is None:
+            mod = record_field_default(self.ctx, info.members[name]) if arg is None else None
+            if arg is None and (mod is None or mod.binding is None):
                 raise FlattenError(f"field '{name}' of record {info.name} is not given and has "
                                    "no default", call.span)
-            value = self.expr(expr) if arg is not None else self._default(expr, member)
+            value = self.expr(arg) if arg is not None else self._default(mod.binding)
             fields[name] = self._record_value(value, call.span) \
                 if type(value) is RecordCall else value
         return RecordValue(info.name, fields)
 
-    def _default(self, expr, member):
-        """A record field's default, written in the record's class (its constants)."""
-        from compiler.flatten.context import Env
+    def _default(self, binding):
+        """A record field's default, written in the record's class or in one of its extends
+        clauses (their constants)."""
         from compiler.flatten.translate import translate
         from compiler.flatten.values import to_expr
-        value = translate(expr, Env(self.ctx, None, member.scope))
+        value = translate(binding.expr, binding.env)
         return value if type(value) is RecordValue else to_expr(value)
 
     def _operator(self, op: str, operands: tuple, span):
@@ -629,7 +676,7 @@ class FunctionScope:
 
     def _literal_comprehension(self, node: ast.Comprehension) -> bool:
         names = {ref.parts[0].name for index in node.indices if index.range is not None
-                 for ref in _references(index.range)}
+                 for ref in ast_references(index.range)}
         return not names & (set(self.info.members) | set(self.iterators))
 
     def _tuple_targets(self, target: flat.TupleExpr, call: flat.Call, span) -> flat.TupleExpr:
@@ -665,25 +712,6 @@ class FunctionScope:
         if name not in self.info.members:
             raise FlattenError(f"unknown variable '{name}' in function {self.name}", target.span)
         return self._ref(target)
-
-
-def _references(node):
-    """The component references inside an AST expression."""
-    from dataclasses import fields, is_dataclass
-    if type(node) is ast.ComponentRef:
-        yield node
-        for part in node.parts:
-            for subscript in part.subscripts:
-                yield from _references(subscript)
-        return
-    if type(node) is tuple:
-        for item in node:
-            yield from _references(item)
-        return
-    if is_dataclass(node):
-        for item in fields(node):
-            if item.name != "span":
-                yield from _references(getattr(node, item.name))
 
 
 def _check_attributes(decl: ast.Component) -> None:

@@ -72,6 +72,8 @@ def config_header(interface: ModelInterface, layout: Layout, token: str) -> str:
         "N_VALUE_REFERENCES": str(layout.n_value_references),
         "N_JACOBIAN_NONZEROS": str(len(set(interface.jacobian))),
         "MODEL_HAS_JACOBIAN": "1" if interface.has_jacobian else "0",
+        "MODEL_HAS_ASSERTS": "1" if interface.has_asserts else "0",
+        "N_GUESSES": str(len(interface.guesses)),
     }
     lines += [f"#define {key} {value}" for key, value in defines.items()]
     for type_ in TYPES:
@@ -145,6 +147,8 @@ def model_info(interface: ModelInterface, layout: Layout) -> str:
     lines += _table("size_t", "MODEL_STATE_SLOT", "ARRAY_SIZE(N_STATES)", state_slots)
     lines += _table("size_t", "MODEL_DERIVATIVE_SLOT", "ARRAY_SIZE(N_STATES)", derivative_slots)
     lines += _table("double", "MODEL_STATE_NOMINAL", "ARRAY_SIZE(N_STATES)", nominals)
+    lines += _table("size_t", "MODEL_GUESS_SLOT", "ARRAY_SIZE(N_GUESSES)",
+                    [f"R_{layout.slot[name].c_name}" for name in interface.guesses])
     lines += _table("size_t", "MODEL_EVENT_INDICATOR_SLOT", "ARRAY_SIZE(N_EVENT_INDICATORS)", indicator_slots)
     lines += _table("char *const", "MODEL_EVENT_INDICATOR_NAMES", "ARRAY_SIZE(N_EVENT_INDICATORS)",
                     [c_string(text) for text in interface.event_indicators])

@@ -89,6 +89,11 @@ class ModelInterface:
     arrays : tuple of ArrayVariable
         Element variables (``u[1]``, ``u[2]``) the FMU shows as one FMI 3.0 array variable
         (``--fmi-arrays``; compiler.fmu.arrays).
+    has_asserts : bool
+        The model has continuous-time asserts (checked at every accepted step).
+    guesses : tuple of str
+        The variables whose values start the Newton iterations of the loops the derivatives
+        need (tear variables): kept at each accepted point, restored before each evaluation.
     """
 
     name: str
@@ -103,6 +108,8 @@ class ModelInterface:
     experiment: Experiment | None = None
     default_tolerance: float = 1e-6
     arrays: tuple = ()  # compiler.fmu.arrays.ArrayVariable: element variables shown as one
+    has_asserts: bool = False
+    guesses: tuple[str, ...] = ()
 
 
 def default_initial(variable: Variable) -> Initial | None:

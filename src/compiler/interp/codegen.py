@@ -2,8 +2,9 @@
 
 Input: blocks of a ``System`` and the slot of each variable. Output: Python source lines:
 block evaluation (assignments, linear blocks through one factorization, Newton blocks with
-their symbolic Jacobian) and the forward-mode tangent of the derivatives w.r.t. the states.
-The generated code reads the globals ``v`` (values), ``p`` (pre values) and ``fl`` (flags).
+their symbolic Jacobian, mixed blocks iterating on their discrete values) and the forward-mode tangent of the derivatives w.r.t. the states.
+The generated code reads the globals ``v`` (values), ``p`` (pre values) and ``fl`` (flags:
+initial, terminal, event mode).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from compiler.interp.pycode import Emitter, if_lines
 from compiler.linearization import block_unknowns, residual_rows
 from compiler.system import (
     AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
-    LinearBlock, NewtonBlock, WhenStatement, WhileStatement)
+    LinearBlock, MixedBlock, NewtonBlock, WhenStatement, WhileStatement)
 from compiler.system_text import block_place, describe_loop
 
 SPARSE_SIZE = 60   # linear blocks at least this large are assembled as sparse matrices
@@ -57,7 +58,24 @@ class BlockCode:
             jacobian = f"_jacobian_{number}" if block.has_jacobian else "None"
             return [f"_newton(v, {slots}, _residual_{number}, {jacobian}, "
                     f"lambda: {description!r})"]
+        if type(block) is MixedBlock:
+            return self._mixed(block, number, description)
         raise TypeError(f"not a block: {block!r}")
+
+    def _mixed(self, block: MixedBlock, number: int, description: str) -> list[str]:
+        """Its parts as functions of their own; iterating on the discrete values at
+        initialization and in event mode (``fl[2]``)."""
+        names = (f"_mixed_continuous_{number}", f"_mixed_updates_{number}",
+                 f"_mixed_discrete_{number}")
+        # the helpers of the parts first: a function sees those compiled before it
+        continuous = [line for item in block.continuous for line in self.block(item)]
+        updates = [line for item in block.updates for line in self.block(item)]
+        values = ", ".join(self.target(name) for name in block.discrete)
+        self.helpers.append((names[0], "", continuous))
+        self.helpers.append((names[1], "", updates))
+        self.helpers.append((names[2], "", [f"return [{values}]"]))
+        iterate = "True" if self.initial else "fl[2]"
+        return [f"_iterate_mixed(v, {', '.join(names)}, {iterate}, lambda: {description!r})"]
 
     def _algorithm(self, block: AlgorithmBlock) -> list[str]:
         lines = [f"{self.target(name)} = {self.expression(value)}"

@@ -3,7 +3,8 @@
 Input: a ``System``, parameter overrides and input signals. Output: ``ExecutableModel``,
 which evaluates the blocks (derivatives, indicators, the rest, initialization), relation
 distances, when-clause activity, reinit values and asserts on its value list ``v``, pre
-values ``p`` and flags ``fl`` (initial, terminal).
+values ``p`` and flags ``fl`` (initial, terminal, event mode: relations may switch and
+mixed blocks iterate).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from compiler.interp.codegen import BlockCode
 from compiler.interp.errors import SimulationError
 from compiler.interp.functions import FunctionTable
 from compiler.interp.pycode import compile_function
-from compiler.interp.solvers import newton, solve_linear
+from compiler.interp.solvers import iterate_mixed, newton, solve_linear
 from compiler.linearization import partials_complete
 from compiler.symbolic import relation as make_relation
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
@@ -32,7 +33,7 @@ class ExecutableModel:
             self.slots[item.name] = len(self.slots)
         self.v: list = [0.0] * len(self.slots)
         self.p: list = [0.0] * len(self.slots)
-        self.fl: list = [True, False]
+        self.fl: list = [True, False, True]   # initial(), terminal(), event mode
         self.functions = FunctionTable(system.functions)
         self.inputs = dict(inputs or {})
         unknown = [name for name in list(self.inputs) + list(parameters or {})
@@ -97,6 +98,7 @@ class ExecutableModel:
         self.where = [0]
         namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np, "_where": self.where,
                      "_newton": newton, "_solve_linear": solve_linear,
+                     "_iterate_mixed": iterate_mixed,
                      "_assertion_failed": _assertion_failed, "_terminate": self._terminate}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:

@@ -2,7 +2,7 @@
 
 Input: IR expressions and a slot for each variable. Output: Python expression text reading
 ``v[slot]`` (current values), ``p[slot]`` (pre values) and ``fl`` (flags: ``fl[0]`` is
-``initial()``, ``fl[1]`` is ``terminal()``), and ``compile_function`` to turn generated
+``initial()``, ``fl[1]`` is ``terminal()``, ``fl[2]`` event mode), and ``compile_function`` to turn generated
 statements into a callable. Shared subexpressions used more than once become locals.
 """
 from __future__ import annotations

@@ -73,6 +73,7 @@ class _Run:
         self.events: list[float] = []
         self.samples = [(model.sample_slots[k], _number(model, item.start),
                          _number(model, item.interval)) for k, item in enumerate(system.samples)]
+        self.fired = [-1] * len(self.samples)   # the tick each sample fired last
         self.eps = [EVENT_HYSTERESIS * item.scale for item in system.relations]
         self.terminated = False
 
@@ -90,7 +91,7 @@ class _Run:
 
     def _initialize(self, t: float) -> None:
         model = self.model
-        model.fl[0] = True
+        model.fl[0] = model.fl[2] = True   # initial(), event mode
         model.set_point(t, [model.v[slot] for slot in model.state_slots])
         for slot, _, _ in self.samples:
             model.v[slot] = False
@@ -100,8 +101,8 @@ class _Run:
         for k, active in enumerate(model.initial_activity()):
             if active:
                 self._actions(k)
+        model.fl[0] = False   # initial() is true during initialization only
         self._event(t, model.states(), initial=True)
-        model.fl[0] = False
 
     def _next_tick(self, t: float) -> float:
         best = math.inf
@@ -117,8 +118,12 @@ class _Run:
         return any(self._tick(t, start, interval) for _, start, interval in self.samples)
 
     def _tick(self, t, start, interval) -> bool:
+        return self._tick_number(t, start, interval) >= 0
+
+    def _tick_number(self, t, start, interval) -> int:
+        """The number k of the tick ``t`` is, or -1."""
         k = round((t - start) / interval)
-        return k >= 0 and self._close(start + k * interval, t)
+        return k if k >= 0 and self._close(start + k * interval, t) else -1
 
     @staticmethod
     def _close(a: float, b: float) -> bool:
@@ -215,10 +220,14 @@ class _Run:
             if len(self.events) > MAX_EVENTS:
                 raise SimulationError(f"more than {MAX_EVENTS} events by t = {t}: the model "
                                       "chatters (Zeno behaviour?)")
+        model.fl[2] = True   # event mode
+        # a sample fires in the first event at its tick only (not again in a state event
+        # right after the time event there)
+        ticks = [self._tick_number(t, start, interval) for _, start, interval in self.samples]
         for _ in range(MAX_EVENT_ITERATIONS):
             p[:] = v
-            for slot, start, interval in self.samples:
-                v[slot] = self._tick(t, start, interval)
+            for (slot, _, _), tick, fired in zip(self.samples, ticks, self.fired):
+                v[slot] = tick >= 0 and tick != fired
             model.evaluate_all()
             self._switch_relations()
             if self._when_clauses():
@@ -229,6 +238,8 @@ class _Run:
                 break
         else:
             raise SimulationError(f"the event iteration at t = {t} did not converge")
+        model.fl[2] = False
+        self.fired = [tick if tick >= 0 else fired for tick, fired in zip(ticks, self.fired)]
         self._record(t)
         self._skip_grid(t)
         for slot, _, _ in self.samples:

@@ -1,7 +1,8 @@
 """Numerical solution of the linear and nonlinear blocks (numpy/scipy).
 
-Input: a block's generated residual and Jacobian functions and the current values. Output:
-the block's unknowns written into the values, or a ``SimulationError`` naming the block.
+Input: a block's generated residual and Jacobian functions and the current values (for a
+mixed block: the functions of its parts). Output: the block's unknowns written into the
+values, or a ``SimulationError`` naming the block.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from compiler.interp.errors import SimulationError
+from compiler.system import MIXED_ITERATIONS
 
 NEWTON_TOLERANCE = 1e-12    # relative step size at which Newton stops
 NEWTON_MAX_ITERATIONS = 100
@@ -19,6 +21,8 @@ MIN_DAMPING = 1e-6          # smallest fraction of a Newton step the line search
 RESIDUAL_TOLERANCE = 1e-10  # an unconverged step still counts when residuals are this small
 SPARSE_SIZE = 60            # linear systems at least this large use sparse LU
 DIFFERENCE_STEP = 1e-7
+BRACKET_FIRST, BRACKET_LAST = 1e-6, 1e12  # a scalar loop's search for a sign change, relative
+BISECTIONS = 200
 
 
 def solve_linear(matrix, rhs, describe):
@@ -78,8 +82,56 @@ def newton(v, slots, residual, jacobian, describe):
 
 
 def _scalar_newton(v, slot, residual, jacobian, describe) -> None:
-    """``newton`` for one unknown, in plain floats (most loops are scalar)."""
+    """``newton`` for one unknown, in plain floats (most loops are scalar). Where the
+    iteration stalls, Newton again from the nearest sign change of the residual (as the
+    generated C does: ``bracket_root`` in model_support.c)."""
     x = float(v[slot])
+    try:
+        _scalar_iteration(v, slot, x, residual, jacobian, describe)
+    except SimulationError:
+        bracketed = _bracket_root(v, slot, x, residual, describe)
+        if bracketed is None:
+            _scalar_residual(v, slot, x, residual, describe)
+            raise
+        _scalar_iteration(v, slot, bracketed, residual, jacobian, describe)
+
+
+def _bracket_root(v, slot, x: float, residual, describe) -> float | None:
+    """A point within the tolerance of the sign change of the residual nearest to ``x``
+    (distances doubling on either side), or None."""
+    def value(point):
+        r = _scalar_residual(v, slot, point, residual, describe, trial=True)
+        return r if math.isfinite(r) else None
+    r_x = value(x)
+    if r_x is None or r_x == 0.0:
+        return None if r_x is None else x
+    a, r_a, b, distance = x, r_x, None, BRACKET_FIRST * (1.0 + abs(x))
+    while b is None and distance < BRACKET_LAST * (1.0 + abs(x)):
+        for probe in (x + distance, x - distance):
+            r_probe = value(probe)
+            if r_probe is not None and (r_probe == 0.0 or (r_probe > 0) != (r_x > 0)):
+                b = probe
+                break
+        distance *= 2.0
+    if b is None:
+        return None
+    for _ in range(BISECTIONS):
+        if abs(b - a) <= NEWTON_TOLERANCE * (1.0 + abs(a)):
+            break
+        middle = 0.5 * (a + b)
+        r_middle = value(middle)
+        if r_middle is None:
+            return None
+        if r_middle == 0.0:
+            return middle
+        if (r_middle > 0) != (r_a > 0):
+            b = middle
+        else:
+            a, r_a = middle, r_middle
+    return 0.5 * (a + b)
+
+
+def _scalar_iteration(v, slot, x: float, residual, jacobian, describe) -> None:
     r = _scalar_residual(v, slot, x, residual, describe)
     for _ in range(NEWTON_MAX_ITERATIONS):
         if r == 0.0:
@@ -147,3 +199,18 @@ def _differences(v, slots, x, r, residual, describe):
 
 def _values(x) -> str:
     return "[" + ", ".join(f"{value:.6g}" for value in x) + "]"
+
+
+def iterate_mixed(v, continuous, updates, discrete_values, iterate: bool, describe):
+    """A mixed block (``compiler.system.MixedBlock``): ``continuous()`` with the discrete
+    values as they are, then ``updates()``; while ``iterate`` (initialization, event
+    iterations), again until ``discrete_values()`` no longer changes."""
+    continuous()
+    for _ in range(MIXED_ITERATIONS):
+        guess = discrete_values()
+        updates()
+        if not iterate or discrete_values() == guess:
+            return
+        continuous()
+    raise SimulationError(f"{describe()} does not converge at t = {v[0]}: its discrete "
+                          f"values still change after {MIXED_ITERATIONS} passes")

@@ -56,6 +56,7 @@ class Converter:
         self.functions = {item.name: item for item in functions}
         self.hooks = hooks or Hooks()
         self.leaves: dict = {}   # flat Var and Const leaves already converted
+        self.values: dict = {}   # variables read as these constants (fixed zeros: lower)
 
     def __call__(self, node, events: bool = True):
         return self.convert(node, events)
@@ -89,6 +90,8 @@ class Converter:
     def _var(self, name: str):
         if name == "time":
             return TIME
+        if name in self.values:
+            return self.values[name]
         type_ = self.types.get(name)
         if type_ is None:
             raise ConversionError(f"unknown variable '{name}'")

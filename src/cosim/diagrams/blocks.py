@@ -1,5 +1,6 @@
 """The blocks of a causalized system in BLT order: what each computes, which earlier blocks
-it reads, and which are algebraic loops (linear, or torn and solved by Newton).
+it reads, and which are algebraic loops (linear, torn and solved by Newton, or mixed: through
+discrete variables, iterated on them).
 
 Input: a ``compiler.system.System``. Output: a ``Graph``: a box per block (top to bottom in
 BLT order, each in the column after the deepest block it reads), an edge from the block that
@@ -10,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler.symbolic import to_text
-from compiler.system import AlgorithmBlock, Assignment, LinearBlock, NewtonBlock, System
+from compiler.causalize.sort import inputs as block_inputs, outputs as block_outputs
+from compiler.system import AlgorithmBlock, Assignment, LinearBlock, MixedBlock, NewtonBlock, System
 from cosim.diagrams.graph import Edge, Graph, Node, identifier
 from cosim.diagrams.layout import COLUMN_GAP, box_size
 
@@ -66,6 +68,8 @@ def _io(block) -> tuple[tuple[str, ...], set]:
         return (block.var,), set(block.value.variables())
     if kind is AlgorithmBlock:
         return tuple(block.outputs), set(block.inputs)
+    if kind is MixedBlock:
+        return block_outputs(block), set(block_inputs(block))
     items = block.equations if kind is LinearBlock else block.inner + block.residuals
     reads = set()
     for item in items:
@@ -83,6 +87,8 @@ def _marks(block) -> tuple[str, ...]:
         return ("loop", "linear")
     if type(block) is NewtonBlock:
         return ("loop", "torn")
+    if type(block) is MixedBlock:
+        return ("loop", "mixed")
     return ()
 
 
@@ -93,6 +99,8 @@ def _title(number: int, block, for_derivatives: bool) -> str:
         return f"{number}: {block.var}{need}"
     if kind is AlgorithmBlock:
         return f"{number}: algorithm{need}"
+    if kind is MixedBlock:
+        return f"{number}: mixed loop, {len(block_outputs(block))} unknowns{need}"
     loop = "linear loop" if kind is LinearBlock else "torn loop"
     return f"{number}: {loop}, {len(block.vars)} unknowns{need}"
 
@@ -107,6 +115,9 @@ def _detail(block) -> tuple[str, ...]:
         return (_short(f":= {to_text(block.value)}"),) + _at(block.span)
     if kind is AlgorithmBlock:
         return (_short(", ".join(block.outputs)),) + _at(block.span)
+    if kind is MixedBlock:
+        return (_short("iterating on the discrete " + ", ".join(block.discrete)),) + tuple(
+            _short(", ".join(block_outputs(item))) for item in block.continuous[:2] + block.updates[:2])
     if kind is LinearBlock:
         return (_short("for " + ", ".join(block.vars)),) + tuple(
             _short(f"0 = {to_text(item.expr)}") for item in block.equations[:4])

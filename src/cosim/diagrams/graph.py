@@ -18,7 +18,7 @@ FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid"}
 class Node:
     """A box (``parent`` empty) or a port on the box ``parent``. ``kind`` says what it stands
     for (component, connector, equation, variable, block, ...), ``marks`` how to draw it
-    (``loop``, ``torn``, ``linear``, ``state``, ``input``, ``output``, ``frame``); ``side`` of
+    (``loop``, ``torn``, ``linear``, ``mixed``, ``state``, ``input``, ``output``, ``frame``); ``side`` of
     a port is ``left``, ``right``, ``top`` or ``bottom``. ``x``, ``y`` are the box's top left
     corner (a port's centre), set by the layout."""
     id: str

@@ -496,12 +496,15 @@ def _checked_shape(planned: PlannedComponent, variable: VariableInfo) -> Variabl
 
 
 def _recorded(name: str, index, infos, signals) -> list[Column]:
-    """The columns of ``--record NAME``: a variable (``x[1]`` too, where an FMU shows array
-    elements as scalars), or one element ``NAME[i,j]`` of an array variable."""
-    base, bracket, rest = name.partition("[")
-    whole = _split(name, index) if bracket else None
+    """The columns of ``--record NAME``: a variable, or one element ``NAME[i,j]`` of an array
+    variable. A scalar variable whose own name has subscripts (``a.b[1].x``, ``u[1]``: an
+    element of a Modelica array of components or reals, declared one by one) is taken whole."""
+    name = name.replace(" ", "")
+    whole = _split(name, index)
     if whole is not None and infos[whole[0]].variable(whole[1]) is not None:
-        base, bracket = name, ""
+        signal = signals.add(*exchanged(infos, index, *whole, f"record '{name}'", ""))
+        return columns_of(signal, name, signals.items[signal].shape)
+    base, bracket = (name[:name.rindex("[")], "[") if name.endswith("]") else (name, "")
     split = _split(base, index)
     if split is None:
         raise PlanError(f"record '{name}': no component of that name "
@@ -510,7 +513,7 @@ def _recorded(name: str, index, infos, signals) -> list[Column]:
     columns = columns_of(signal, base, signals.items[signal].shape)
     if not bracket:
         return columns
-    chosen = [c for c in columns if c.name == name.replace(" ", "")]
+    chosen = [c for c in columns if c.name == name]
     if not chosen:
         raise PlanError(f"record '{name}': no such element (shape "
                         f"{list(signals.items[signal].shape)})")

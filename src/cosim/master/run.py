@@ -8,7 +8,8 @@ import logging
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -239,9 +240,24 @@ def simulate(path: str | os.PathLike, settings: Settings, variant: str | None = 
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cosim-run-") as work:
         structure, location, fmus = load_target(path, variant, work, model=model, libs=libs)
-        plan = build_plan(structure, {p: f.info for p, f in fmus.items()}, settings, location)
+        infos = {p: f.info for p, f in fmus.items()}
+        plan = build_plan(structure, infos, settings, location)
+        if not plan.columns and Path(path).suffix.lower() == ".mo":
+            # a Modelica model without outputs (most examples): what it computes
+            (component, info), = infos.items()
+            record = tuple(f"{component}.{name}" for name in model_variables(info))
+            plan = build_plan(structure, infos, replace(settings, record=record), location)
         if not plan.columns:
-            # a Modelica model without outputs, say: the results would hold time alone
             LOGGER.warning("%s: warning: the system has no outputs, so only time is recorded; "
                            "choose variables with --record COMPONENT.VARIABLE", location)
         return _run_plan(plan, fmus, output, progress, began)
+
+
+def model_variables(info) -> list[str]:
+    """The states and algebraic variables of a model: its continuous Float64 variables that are
+    neither derivatives nor parameters nor hidden (``_eventIndicator_1``), in the FMU's order."""
+    derivatives = set(info.derivative_references)
+    return [v.name for v in info.variables
+            if v.variability == "continuous" and v.exchange == "Float64"
+            and v.value_reference not in derivatives and v.causality in ("local", "output")
+            and not v.name.startswith("_")]

@@ -1,0 +1,151 @@
+package RunFixes "Small models of what made MSL examples fail or differ at run time (self-written)"
+  package Recorded "Variables whose own names carry subscripts are recorded by those names"
+    model Decay
+      parameter Real k = 1;
+      Real x(start = 1, fixed = true);
+    equation
+      der(x) = -k*x;
+    end Decay;
+    model Elements "no outputs; x of each element of an array of components, and u[i]"
+      Decay decay[2](k = {1, 2});
+      Real u[2];
+    equation
+      u = {decay[1].x, 2*decay[2].x};
+      annotation(experiment(StopTime = 1));
+    end Elements;
+  end Recorded;
+  package Tearing "A loop is torn so that it never divides by a time-varying variable from outside it"
+    model HeatedResistor "P = v i with v = 0 at the start: i := P / v would divide by zero"
+      parameter Real V = 2 "voltage amplitude";
+      parameter Real R0 = 1 "resistance at T_ref";
+      parameter Real alpha = 0.05 "temperature coefficient";
+      parameter Real T_ref = 300;
+      parameter Real G = 0.5 "thermal conductance to the ambient";
+      parameter Real T_ambient = 290;
+      Real v "voltage, V sin(2 pi t)";
+      Real i;
+      Real R_actual;
+      Real P "loss power";
+      Real T "resistor temperature";
+      Real dT;
+    equation
+      v = V*sin(2*3.141592653589793*time);
+      v = R_actual*i;
+      R_actual = R0*(1 + alpha*(T - T_ref));
+      P = v*i;
+      dT = T - T_ambient;
+      P = G*dT;
+      annotation(experiment(StopTime = 1));
+    end HeatedResistor;
+  end Tearing;
+  package Bistable "A scalar loop with several solutions whose branch vanishes: a Schmitt trigger"
+    model SchmittTrigger "non-inverting: the input through r1 to the amplifier's + input, r2 back from its output"
+      parameter Real R1 = 1;
+      parameter Real R2 = 2;
+      parameter Real V0 = 1e5 "open-loop gain";
+      parameter Real Vsat = 1 "output limits +-Vsat";
+      Real vIn "input, 2 cos(2 pi t)";
+      Real vP "the amplifier's + input";
+      Real vOut;
+      Real i "through r1 and r2";
+    equation
+      vIn = 2*cos(2*3.141592653589793*time);
+      vIn - vP = R1*i;
+      vP - vOut = R2*i;
+      vOut = smooth(0, if V0*vP > Vsat then Vsat else if V0*vP < -Vsat then -Vsat else V0*vP);
+      annotation(experiment(StopTime = 1));
+    end SchmittTrigger;
+    model Multivibrator "the trigger's - input on a capacitor charged from its output"
+      parameter Real f = 10 "frequency the capacitance is chosen for";
+      parameter Real R = 1000;
+      parameter Real R1 = 1000 "divider: the + input across R1";
+      parameter Real R2 = 1000;
+      parameter Real C = 1/f/(2*R*log(1 + 2*R1/R2));
+      parameter Real V0 = 15000;
+      parameter Real Vsat = 15;
+      Real vC(start = 1, fixed = true);
+      Real vP(start = -7.5) "the + input";
+      Real vOut;
+      Real i1;
+    equation
+      vOut - vP = R2*i1;
+      vP = R1*i1;
+      vOut = smooth(0, if V0*(vP - vC) > Vsat then Vsat else if V0*(vP - vC) < -Vsat then -Vsat else V0*(vP - vC));
+      C*der(vC) = (vOut - vC)/R;
+      annotation(experiment(StopTime = 1));
+    end Multivibrator;
+  end Bistable;
+  package Readable "Errors that concern many variables name the first few"
+    model OverInitialized "every state fixed twice: by its start value and an initial equation"
+      parameter Integer n = 30;
+      Real x[n](each start = 0, each fixed = true);
+    initial equation
+      x = ones(n);
+    equation
+      der(x) = -x;
+    end OverInitialized;
+  end Readable;
+  package Records "A record constructor of a record that extends another with modifiers"
+    record Material
+      parameter Real mu_i = 1 "initial relative permeability";
+      parameter Real B_max = 1;
+    end Material;
+    record Steel "a material given by modifying the base's fields"
+      extends Material(mu_i = 1210, B_max = 1.16);
+    end Steel;
+    function permeability "uses the constructor inside a function"
+      input Real scale;
+      output Real mu;
+    protected
+      Material m;
+    algorithm
+      m := Steel();
+      mu := scale*m.mu_i*m.B_max;
+    end permeability;
+    model Core
+      parameter Material material = Material();
+      Real mu_r;
+    equation
+      mu_r = material.mu_i*(1 + time);
+    end Core;
+    model Inductor
+      Core core(material = Steel());
+      Core other(material = Steel(B_max = 2));
+      Real mu = permeability(2);
+      annotation(experiment(StopTime = 1));
+    end Inductor;
+  end Records;
+  package LongLoop "A torn loop with more inner assignments than one piece of generated code holds"
+    model Chain "x^3 + (1 + 0.01 (n - 1)) x + t - 2 = 0 through a chain of n assignments"
+      parameter Integer n = 60;
+      Real x(start = 1);
+      Real y[n];
+    equation
+      y[1] = x + time;
+      for i in 2:n loop
+        y[i] = y[i - 1] + 0.01*x;
+      end for;
+      x^3 + y[n] = 2;
+      annotation(experiment(StopTime = 1));
+    end Chain;
+  end LongLoop;
+  package FixedZeros "Capacitances that are zero for good (Evaluate = true) leave no derivative"
+    model Capacitor
+      parameter Real C;
+      Real v;
+      Real i;
+    equation
+      i = C*der(v);
+    end Capacitor;
+    model Divider "u through R1 into a node with R2 and a capacitor of capacitance 0 to ground"
+      parameter Real CapVal = 0 annotation(Evaluate = true);
+      parameter Real R1 = 1;
+      parameter Real R2 = 3;
+      Capacitor c(final C = CapVal);
+      Real u = sin(time);
+    equation
+      (u - c.v)/R1 = c.i + c.v/R2;
+      annotation(experiment(StopTime = 1));
+    end Divider;
+  end FixedZeros;
+end RunFixes;

@@ -1,0 +1,165 @@
+"""What made examples of the Modelica Standard Library fail or differ at run time, each in a
+small self-written model (msl_models/RunFixes.mo), checked against closed forms."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cosim import api
+
+RUN_FIXES = Path(__file__).parent / "msl_models" / "RunFixes.mo"
+
+
+@pytest.fixture(autouse=True)
+def no_modelicapath(monkeypatch):
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+
+
+def run(model: str, **options):
+    return api.run(RUN_FIXES, model=f"RunFixes.{model}", **options)
+
+
+# --------------------------------------------------------------------------------- recording
+def test_variables_whose_names_carry_subscripts_are_recorded_by_those_names():
+    component = "RunFixes_Recorded_Elements"
+    names = [f"{component}.decay[2].x", f"{component}.u[1]", f"{component}.u[2]"]
+    result = run("Recorded.Elements", record=names, step_size=0.1)
+    t = result.values["time"]
+    assert result.columns[-3:] == tuple(names)
+    assert np.allclose(result.values[names[0]], np.exp(-2 * t), rtol=1e-5, atol=1e-7)
+    assert np.allclose(result.values[names[1]], np.exp(-t), rtol=1e-5, atol=1e-7)
+    assert np.allclose(result.values[names[2]], 2 * np.exp(-2 * t), rtol=1e-5, atol=1e-7)
+
+
+# ---------------------------------------------------------------------------------- tearing
+def test_a_loop_is_torn_without_dividing_by_a_varying_variable_from_outside():
+    # i := P / v was chosen before: 0 / 0 at t = 0. Closed form: T solves
+    # G (T - T_a) = v^2 / (R0 (1 + alpha (T - T_ref))), a quadratic in T.
+    component = "RunFixes_Tearing_HeatedResistor"
+    result = run("Tearing.HeatedResistor", step_size=0.01,
+                 record=[f"{component}.T", f"{component}.i"])
+    t = result.values["time"]
+    v = 2 * np.sin(2 * np.pi * t)
+    G, T_a, R0, alpha, T_ref = 0.5, 290.0, 1.0, 0.05, 300.0
+    # (T - T_a) (1 + alpha (T - T_ref)) = v^2 / (G R0): with u = T - T_a,
+    # alpha u^2 + (1 + alpha (T_a - T_ref)) u - v^2 / (G R0) = 0, the positive root
+    b = 1 + alpha * (T_a - T_ref)
+    u = (-b + np.sqrt(b * b + 4 * alpha * v ** 2 / (G * R0))) / (2 * alpha)
+    assert np.allclose(result.values[f"{component}.T"], T_a + u, rtol=0, atol=1e-8)
+    i = v / (R0 * (1 + alpha * (T_a + u - T_ref)))
+    assert np.allclose(result.values[f"{component}.i"], i, rtol=0, atol=1e-8)
+
+
+# ---------------------------------------------------------------------- bistable scalar loops
+def schmitt_output(t):
+    """+1 until 2 cos(2 pi t) falls below -R1/R2 Vsat = -0.5, -1 until it rises above 0.5."""
+    low = (t > np.arccos(-0.25) / (2 * np.pi)) & (t < 1 - np.arccos(0.25) / (2 * np.pi))
+    return np.where(low, -1.0, 1.0)
+
+
+def test_a_scalar_loop_whose_solution_branch_vanishes_jumps_to_the_other_branch():
+    # Newton from the vanished branch stalls at the saturation's kink (a local minimum of
+    # |r| that is no root); the nearest sign change of the residual leads to the new root
+    component = "RunFixes_Bistable_SchmittTrigger"
+    result = run("Bistable.SchmittTrigger", step_size=0.001, record=[f"{component}.vOut"])
+    t, v_out = result.values["time"], result.values[f"{component}.vOut"]
+    switches = np.array([np.arccos(-0.25), 2 * np.pi - np.arccos(0.25)]) / (2 * np.pi)
+    away = np.min(np.abs(t[:, None] - switches[None, :]), axis=1) > 2e-3
+    assert np.allclose(v_out[away], schmitt_output(t[away]), rtol=0, atol=1e-9)
+
+
+def test_the_interpreter_jumps_to_the_other_branch_too():
+    from compiler.causalize import causalize
+    from compiler.api import flatten_model
+    from compiler.interp import simulate_reference
+    system = causalize(flatten_model(RUN_FIXES, "RunFixes.Bistable.SchmittTrigger", environ={}))
+    result = simulate_reference(system, stop=1.0, interval=0.001)
+    t = result.time
+    away = np.abs(t - np.arccos(-0.25) / (2 * np.pi)) > 2e-3
+    away &= np.abs(t - (1 - np.arccos(0.25) / (2 * np.pi))) > 2e-3
+    assert np.allclose(result["vOut"][away], schmitt_output(t[away]), rtol=0, atol=1e-9)
+
+
+# ------------------------------------------------------------------------- readable errors
+def test_an_error_about_many_variables_names_the_first_few_and_verbose_all(capsys):
+    from cosim.cli import main
+    arguments = ["check", str(RUN_FIXES), "--model", "RunFixes.Readable.OverInitialized",
+                 "--blocks"]
+    assert main(arguments) == 1
+    short = capsys.readouterr().err.strip()
+    assert len(short) <= 300 and "\n" not in short
+    line = RUN_FIXES.read_text().splitlines().index(
+        "      Real x[n](each start = 0, each fixed = true);") + 1
+    place = f"RunFixes.mo:{line}:7"
+    assert short == (f"{RUN_FIXES}:{line}:7: error: over-determined initialization: 60 "
+                     f"equations for 30 unknowns (x[1], x[2], x[3], x[4] and 26 more): {place}: "
+                     f"x[1] = 0.0 (start value); {place}: x[2] = 0.0 (start value) and 58 more")
+    assert main(["--verbose"] + arguments) == 1
+    full = capsys.readouterr().err.strip()
+    assert "\n" not in full
+    assert ", ".join(f"x[{k}]" for k in range(1, 31)) in full
+    assert full.count(": x[") == 60 and "more" not in full  # every equation
+
+
+# ------------------------------------------------------------------------------- records
+def test_a_record_constructor_takes_the_defaults_its_extends_clause_modifies():
+    from compiler.api import flatten_model
+    from compiler.flat_text import variable_line
+    model = flatten_model(RUN_FIXES, "RunFixes.Records.Inductor", environ={})
+    lines = {item.name: variable_line(item) for item in model.variables}
+    assert "core.material.mu_i = 1210.0 " in lines["core.material.mu_i"]
+    assert lines["core.material.B_max"].endswith("core.material.B_max = 1.16;")
+    assert lines["other.material.B_max"].endswith("other.material.B_max = 2.0;")
+    component = "RunFixes_Records_Inductor"
+    result = run("Records.Inductor", step_size=0.5,
+                 record=[f"{component}.core.mu_r", f"{component}.mu"])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.core.mu_r"], 1210 * (1 + t), rtol=1e-12)
+    assert np.allclose(result.values[f"{component}.mu"], 2 * 1210 * 1.16, rtol=1e-12)
+
+
+@pytest.mark.parametrize("interface", ["cs", "me"])
+def test_a_multivibrator_switches_where_its_branch_vanishes_not_at_a_trial_point(interface):
+    # the loop's solution at a point the integrator tried beyond the switch (and rejected)
+    # used to start the next evaluations, so the output switched up to a step early; each
+    # evaluation now starts from the loop's solution at the last accepted point.
+    # Closed form: vOut = -15 until vC falls from 1 to -7.5, at RC ln(16 / 7.5); then it
+    # switches every half period RC ln 3 = 1 / (2 f) = 0.05 s.
+    component = "RunFixes_Bistable_Multivibrator"
+    result = run("Bistable.Multivibrator", step_size=1e-4, record=[f"{component}.vOut"],
+                 interface=interface)
+    t, v_out = result.values["time"], result.values[f"{component}.vOut"]
+    switches = t[1:][np.sign(v_out[1:]) != np.sign(v_out[:-1])]
+    RC = 1 / (20 * np.log(3))
+    exact = RC * np.log(16 / 7.5) + 0.05 * np.arange(len(switches))
+    assert len(switches) == 20
+    assert np.max(np.abs(switches - exact)) <= 1.5e-4
+
+
+# ------------------------------------------------------------------------- long torn loops
+def test_a_torn_loop_longer_than_one_piece_of_code_computes_all_its_assignments():
+    # the residual function kept only the last piece of its assignments: the first, which
+    # writes the iteration variable, was lost (gcc: unused parameter 'x')
+    component = "RunFixes_LongLoop_Chain"
+    result = run("LongLoop.Chain", step_size=0.25, record=[f"{component}.x"])
+    coefficient = 1 + 0.01 * 59
+    for t, x in zip(result.values["time"], result.values[f"{component}.x"]):
+        roots = np.roots([1.0, 0.0, coefficient, t - 2.0])
+        real = roots[np.abs(roots.imag) < 1e-9].real
+        assert x == pytest.approx(real[0], abs=1e-10)
+
+
+# ---------------------------------------------------------------------------- fixed zeros
+def test_a_capacitance_zero_for_good_leaves_no_state():
+    # c.i = C der(c.v) with C = CapVal = 0 (Evaluate = true) is c.i = 0: c.v is no state
+    # (before, the linear system of der(c.v) was singular)
+    from compiler.api import flatten_model
+    from compiler.causalize import causalize
+    system = causalize(flatten_model(RUN_FIXES, "RunFixes.FixedZeros.Divider", environ={}))
+    assert system.states == ()
+    component = "RunFixes_FixedZeros_Divider"
+    result = run("FixedZeros.Divider", step_size=0.1, record=[f"{component}.c.v"])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.c.v"], np.sin(t) * 3 / 4, rtol=0, atol=1e-12)
