@@ -1,9 +1,8 @@
 """External "C" functions, external objects and Strings in generated C: self-written models
 (msl_models/External.mo, their C code in msl_models/external_c/) compared with closed forms in
 fmpy's Co-Simulation and Model Exchange; the FMUs validate, rebuild from their sources and
-free what they hold. The Modelica Standard Library's tables, noise generators and filters
-follow when MODELICAPATH points to it (compared with the MAP-LIB references when
-COSIM_MSL_REFERENCES is set)."""
+free what they hold. The Modelica Standard Library's examples that use its C code (tables,
+noise, Strings) are in test_msl_examples.py."""
 from __future__ import annotations
 
 import shutil
@@ -26,7 +25,6 @@ from compiler.errors import CompilerError
 from compiler.flat_text import expr_text
 from compiler.symbolic.evaluate import modelica_string
 from tests.compiler.fmu_compare import event_instants
-from tests.conftest import find, need
 
 EXTERNAL = Path(__file__).parent / "msl_models" / "External.mo"
 KINDS = ("CoSimulation", "ModelExchange")
@@ -353,47 +351,3 @@ def test_a_run_frees_the_objects_and_strings(fmus, tmp_path, model):
          str(binary), description.guid, "2.0", "0.1"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     assert "ERROR SUMMARY: 0 errors" in result.stderr
-
-
-# ------------------------------------------------ the Modelica Standard Library's examples
-MSL_EXAMPLES = (
-    "Modelica.Blocks.Examples.Filter",
-    "Modelica.Blocks.Examples.FilterWithDifferentiation",
-    "Modelica.Blocks.Examples.ShowLogicalSources",
-    "Modelica.Blocks.Examples.LogicalNetwork1",
-    "Modelica.Blocks.Examples.BooleanNetwork1",
-    "Modelica.Blocks.Examples.Noise.UniformNoise",
-    "Modelica.Blocks.Examples.Noise.NormalNoiseProperties",
-    "Modelica.Blocks.Examples.Noise.Distributions",
-    "Modelica.Blocks.Examples.Noise.ImpureGenerator",
-    "Modelica.Blocks.Examples.Noise.DrydenContinuousTurbulence",
-    "Modelica.Electrical.Batteries.Examples.BatteryDischargeCharge",
-    "Modelica.Mechanics.Translational.Examples.Vehicle",
-    "Modelica.Thermal.HeatTransfer.Examples.Motor",
-)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("model", MSL_EXAMPLES)
-def test_msl_examples_with_tables_noise_and_strings_match_their_references(model, fmus):
-    from tools.msl_compare import compare_signal, read_reference, reference_folder
-    msl = need("msl")
-    fmu = compile_fmu(msl / "Modelica" / "package.mo", model,
-                      [msl / "Modelica", msl / "ModelicaServices", msl / "Complex.mo"],
-                      output=fmus.output / f"{model}.fmu", environ=fmus.environ)
-    references = find("msl-references")
-    folder = reference_folder(references, model) if references else None
-    reference = read_reference(folder) if folder else None
-    settings = reference.experiment if reference else {}
-    stop = settings.get("StopTime") or read_model_description(str(fmu)).defaultExperiment.stopTime
-    signals = list(reference.signals) if reference else []
-    result = simulate_fmu(str(fmu), stop_time=stop, output_interval=settings.get("Interval"),
-                          relative_tolerance=settings.get("Tolerance"), output=signals or None)
-    assert result["time"][-1] == pytest.approx(stop)
-    if reference is None:
-        pytest.skip(f"{model} ran; set COSIM_MSL_REFERENCES to compare it with its reference")
-    worst = max((compare_signal(signal, reference.time, reference.values[signal],
-                                result["time"], result[signal]) for signal in signals),
-                key=lambda item: item.deviation)
-    assert worst.matches, (f"{worst.signal} is {worst.deviation:.3g} x the tolerance off the "
-                           f"reference at t = {worst.at_time:g}")
