@@ -20,10 +20,10 @@ from compiler.codegen import emit_c
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.errors import PackageError
-from compiler.flat import FlatModel
+from compiler.flat import Call, FlatModel
 from compiler.flatten.walk import nodes
 from compiler.fmu import package_fmu
-from compiler.fmu.external_sources import external_sources
+from compiler.fmu.external_sources import content_digest, external_sources
 
 
 def compile_fmu(path, model: str | None = None, libs=(), output=None, environ=None,
@@ -92,11 +92,15 @@ def _build(flat: FlatModel, identifier: str, key: str, environ, fmi_arrays: bool
 
 
 def _external_digest(flat: FlatModel) -> str:
-    """The content of the C files external functions bring (their libraries' sources and
-    headers): part of the cache key, since the flat text names only their folders."""
+    """The content of the files the FMU brings from outside: the C files of external
+    functions (their libraries' sources and headers) and the resources of loadResource.
+    Part of the cache key, since the flat text names only their folders."""
     calls = [(item.external, item.span) for item in flat.functions
              if item.external is not None and item.external.language == "C"]
-    return external_sources(calls).digest() if calls else ""
+    resources = sorted({node.args[1].value for node in nodes(flat)
+                        if type(node) is Call and node.name == "loadResource"})
+    return (external_sources(calls).digest() if calls else "") + \
+        (content_digest(resources) if resources else "")
 
 
 def _locations(flat: FlatModel) -> str:

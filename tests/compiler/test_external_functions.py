@@ -259,6 +259,50 @@ def test_reset_destroys_the_object_and_initialization_constructs_it_again(fmus):
     assert values == [2.0, 4.0]
 
 
+# ---------------------------------------------------------------------------- resources
+SERVICES = """package ModelicaServices "the test's stand-in for the library's loadResource"
+  package ExternalReferences
+    function loadResource
+      input String uri;
+      output String fileReference;
+    algorithm
+      fileReference := uri;
+    end loadResource;
+  end ExternalReferences;
+end ModelicaServices;
+"""
+
+
+def test_a_resource_of_load_resource_travels_in_the_fmu(tmp_path):
+    folder = tmp_path / "models"
+    shutil.copytree(EXTERNAL.parent, folder, ignore=shutil.ignore_patterns("*.py"))
+    services = tmp_path / "ModelicaServices.mo"
+    services.write_text(SERVICES)
+    fmu = compile_fmu(folder / "External.mo", "External.FileRamp", libs=[services],
+                      output=tmp_path / "FileRamp.fmu",
+                      environ={"COSIM_CACHE_DIR": str(tmp_path / "cache")})
+    (folder / "external_c" / "ramp.txt").unlink()   # the FMU reads its own copy
+    with zipfile.ZipFile(fmu) as archive:
+        assert archive.read("resources/External/external_c/ramp.txt") == b"0 0\n1 2\n3 3\n"
+    for kind in KINDS:
+        result = simulate_fmu(str(fmu), fmi_type=kind, stop_time=4.0, output_interval=0.1,
+                              output=["y"])
+        assert np.allclose(result["y"], ramp(result["time"])[0], atol=1e-12)
+
+
+def test_a_resource_that_does_not_exist_is_refused_at_the_call(flatten, tmp_path):
+    services = tmp_path / "ModelicaServices.mo"
+    services.write_text(SERVICES)
+    with pytest.raises(CompilerError) as error:
+        flatten("""
+model M
+  parameter String f = ModelicaServices.ExternalReferences.loadResource("modelica://M/none.txt");
+end M;
+""", libs=[services])
+    assert str(error.value).startswith(f"{flatten.path}:3:24: the resource modelica://M/none.txt "
+                                       "does not exist")
+
+
 # ------------------------------------------------------------------------ function bodies
 @pytest.mark.parametrize("kind", KINDS)
 def test_slices_aliases_array_literals_cross_and_smooth_in_function_bodies(fmus, kind):

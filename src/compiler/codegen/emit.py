@@ -71,7 +71,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
         return EmittedModel(layout.interface, source)
     used = [functions.functions[name] for name in functions.used]
     calls = [(item.external, item.span) for item in used if item.external is not None]
-    external = ExternalCode(functions.externals.source(system.name), external_sources(calls))
+    external = ExternalCode(functions.externals.source(system.name), external_sources(calls),
+                            tuple(functions.resources.items()))
     return EmittedModel(layout.interface, source, external)
 
 

@@ -303,7 +303,7 @@ class BodyWriter:
             return self.code.functions[name].outputs[0].type
         if name in ("size", "integer", "Integer", "ndims"):
             return "Integer"
-        if name == "String":
+        if name in ("String", "loadResource"):
             return "String"
         if name == "smooth":
             return self.type_of(node.args[1])
@@ -511,6 +511,8 @@ class BodyWriter:
             return self._string(args)
         if name == "smooth":
             return self.expr(args[1])
+        if name == "loadResource":
+            return self.code.resource(args[0].value, args[1].value)
         if name in MATH:
             return self._math(name, args, self.expr)
         raise self.error(f"the built-in {name}()")

@@ -21,6 +21,7 @@ from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
 from compiler.fmu.interface import C_KEYWORDS
+from compiler.flatten.resources import resource_name
 from compiler.flatten.walk import nodes
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
@@ -49,6 +50,7 @@ class FunctionCode:
         self.used: list[str] = []   # in order of first use
         self.numbers = 0   # calls and branches in model code so far: their locals' names
         self.support = False
+        self.resources: dict[str, str] = {}   # name in the FMU's resources/ -> file here
 
     def next_number(self) -> int:
         """A number for the locals of one call (unique in the model: writers of one C
@@ -69,6 +71,16 @@ class FunctionCode:
     def use(self, name: str) -> None:
         if name not in self.used:
             self.used.append(name)
+
+    def resource(self, uri: str, path: str) -> str:
+        """C text of ``loadResource(uri, path)``: the resource as the FMU ships it (found in
+        its resources/ when it runs, else at ``path``)."""
+        name = resource_name(uri)
+        if self.resources.setdefault(name, path) != path:
+            raise EmitError(f"the resources {uri} and {self.resources[name]} would both be "
+                            f"resources/{name} of the FMU")
+        self.support = True
+        return f"model_resource(m, {c_string(name)}, {c_string(path)})"
 
     def literal_name(self, type_: str, ordinal: str) -> str:
         """C text of the name of the literal of enumeration ``type_`` whose ordinal is the C

@@ -75,9 +75,22 @@ class ExternalSources:
 class ExternalCode:
     """What a model with external functions, external objects or Strings it makes adds to
     its FMU: the runtime's external_support.c, model_external.c (``source``, empty without
-    external functions) and the libraries' C files (``sources``)."""
+    external functions), the libraries' C files (``sources``) and the files of
+    ``loadResource`` (``resources``: name in the FMU's resources/, file or folder here)."""
     source: str = ""
     sources: ExternalSources = ExternalSources()
+    resources: tuple[tuple[str, str], ...] = ()
+
+
+def content_digest(paths) -> str:
+    """A digest of the files (folders: every file below them) at ``paths``."""
+    digest = hashlib.sha256()
+    for path in map(Path, paths):
+        for item in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if item.is_file():
+                digest.update(str(item).encode() + b"\0")
+                digest.update(item.read_bytes())
+    return digest.hexdigest()
 
 
 def external_sources(calls) -> ExternalSources:

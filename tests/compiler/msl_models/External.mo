@@ -213,6 +213,42 @@ package External "External C functions, external objects and Strings in self-wri
     end when;
   end Ramp;
 
+  class FileRampTable "ramp_table.c: the rows of a text file"
+    extends ExternalObject;
+
+    function constructor
+      input String fileName;
+      output FileRampTable table;
+    external "C" table = ramp_table_read(fileName)
+      annotation (Include = "#include \"ramp_table.h\"", Library = "ramp_table",
+        IncludeDirectory = "modelica://External/external_c");
+    end constructor;
+
+    function destructor
+      input FileRampTable table;
+    external "C" ramp_table_close(table)
+      annotation (Include = "#include \"ramp_table.h\"", Library = "ramp_table",
+        IncludeDirectory = "modelica://External/external_c");
+    end destructor;
+  end FileRampTable;
+
+  function fileRampValue
+    input FileRampTable table;
+    input Real x;
+    output Real y;
+  external "C" y = ramp_table_value(table, x)
+    annotation (Include = "#include \"ramp_table.h\"", Library = "ramp_table",
+      IncludeDirectory = "modelica://External/external_c");
+  end fileRampValue;
+
+  model FileRamp "The rows of external_c/ramp.txt, a resource of the FMU (ModelicaServices
+    is the library's, or the test's own stand-in)"
+    parameter String fileName =
+      ModelicaServices.ExternalReferences.loadResource("modelica://External/external_c/ramp.txt");
+    parameter FileRampTable table = FileRampTable(fileName);
+    Real y = fileRampValue(table, time);
+  end FileRamp;
+
   model BadRamp "x decreases: the constructor's error ends the initialization"
     parameter RampTable table = RampTable([0, 0; 2, 1; 1, 2], "bad");
     Real y = rampValue(table, time);
