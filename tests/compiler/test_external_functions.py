@@ -25,6 +25,7 @@ from compiler.errors import CompilerError
 from compiler.flat_text import expr_text
 from compiler.symbolic.evaluate import modelica_string
 from tests.compiler.fmu_compare import event_instants
+from tests.conftest import need
 
 EXTERNAL = Path(__file__).parent / "msl_models" / "External.mo"
 KINDS = ("CoSimulation", "ModelExchange")
@@ -104,6 +105,13 @@ end M;
     assert functions["norm1"].output == "y"
     assert functions["doubled"].args == (flat.Var("v"), size("v", 1), flat.Var("w"), size("w", 1))
     assert functions["doubled"].output == ""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_empty_arrays_keep_their_declared_sizes(fmus, kind):
+    result = simulate(fmus, "EmptyTable", ["rows", "columns", "p"], 1.0, kind)
+    assert (result["rows"][-1], result["columns"][-1]) == (0, 2)
+    assert np.all(result["p"] == 0.0)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -301,6 +309,43 @@ end M;
 """, libs=[services])
     assert str(error.value).startswith(f"{flatten.path}:3:24: the resource modelica://M/none.txt "
                                        "does not exist")
+
+
+TABLES_ON_FILE = """model TablesOnFile
+  Modelica.Blocks.Sources.CombiTimeTable text(tableOnFile = true, tableName = "tab1",
+    fileName = Modelica.Utilities.Files.loadResource(
+      "modelica://Modelica/Resources/Data/Tables/test.txt"));
+  Modelica.Blocks.Sources.CombiTimeTable mat(tableOnFile = true, tableName = "a",
+    fileName = Modelica.Utilities.Files.loadResource(
+      "modelica://Modelica/Resources/Data/Tables/test_v7.mat"));
+  Real y = text.y[1];
+  Real z = mat.y[1];
+end TablesOnFile;
+"""
+
+
+@pytest.mark.slow
+def test_msl_tables_read_their_files_from_the_fmus_resources(fmus, tmp_path):
+    from scipy.io import loadmat
+    msl = need("msl")
+    source = tmp_path / "TablesOnFile.mo"
+    source.write_text(TABLES_ON_FILE)
+    fmu = compile_fmu(source, "TablesOnFile",
+                      [msl / "Modelica", msl / "ModelicaServices", msl / "Complex.mo"],
+                      output=tmp_path / "TablesOnFile.fmu", environ=fmus.environ)
+    with zipfile.ZipFile(fmu) as archive:
+        assert {"resources/Modelica/Resources/Data/Tables/test.txt",
+                "resources/Modelica/Resources/Data/Tables/test_v7.mat"} <= set(archive.namelist())
+    a = loadmat(msl / "Modelica" / "Resources" / "Data" / "Tables" / "test_v7.mat")["a"]
+    for kind in KINDS:
+        result = simulate_fmu(str(fmu), fmi_type=kind, stop_time=4.0, output_interval=0.1,
+                              output=["y", "z"])
+        rows = result[np.abs(result["time"] - np.round(result["time"])) > 1e-9]   # not at a row
+        t = rows["time"]
+        # tab1 of test.txt: (0, 0), (1, 0), (1, 1), (2, 4), (3, 9), (4, 16)
+        assert np.allclose(rows["y"], np.where(t < 1, 0.0, np.interp(t, [1, 2, 3, 4],
+                                                                     [1, 4, 9, 16])), atol=1e-12)
+        assert np.allclose(rows["z"], np.interp(t, a[:, 0], a[:, 1]), atol=1e-12)
 
 
 # ------------------------------------------------------------------------ function bodies

@@ -258,6 +258,9 @@ class FunctionCode:
         texts, shapes, values = [], {}, {}
         for item, arg in zip(callee.inputs, args):
             shape = _ir_shape(arg)
+            if shape and shape[-1] == 0 and len(shape) < len(item.dims):
+                # an empty array keeps no sizes after its first 0: it has no elements anyway
+                shape += (0,) * (len(item.dims) - len(shape))
             shapes[item.name] = shape
             if type(arg) is Const and arg.type == INTEGER:
                 values[item.name] = int(arg.value)

@@ -73,6 +73,14 @@ package External "External C functions, external objects and Strings in self-wri
     end when;
   end Calls;
 
+  model EmptyTable "Empty arrays as the library's tables declare them (table read from a file)"
+    parameter Real table[:, :] = fill(0.0, 0, 2);
+    parameter Integer rows = size(table, 1);
+    parameter Integer columns = size(table, 2) "2, though table has no element";
+    parameter Real coefficients[:] = fill(0.0, 0);
+    Real p = Numbers.polynomial(coefficients, time) "0: no coefficient";
+  end EmptyTable;
+
   model Failing "numbers_checked_sqrt ends the simulation with its error after t = 0.5"
     Real y = Numbers.checkedSqrt(0.5 - time);
   end Failing;
