@@ -378,6 +378,41 @@ def test_a_newton_loop_through_more_assignments_than_a_part_holds(fmus):
     assert np.allclose(result["x"], expected, rtol=1e-9, atol=1e-12)
 
 
+def test_an_external_object_inside_a_function_is_refused_at_its_declaration(flatten):
+    model = flatten("""
+class Handle
+  extends ExternalObject;
+  function constructor
+    input Real x;
+    output Handle h;
+  external "C" h = handle_open(x);
+  end constructor;
+  function destructor
+    input Handle h;
+  external "C" handle_close(h);
+  end destructor;
+end Handle;
+function twice
+  input Handle g;
+  input Real x;
+  output Real y;
+protected
+  Handle h;
+algorithm
+  h := g;
+  y := 2*x;
+end twice;
+model M
+  parameter Handle g = Handle(1);
+  Real y = twice(g, time);
+end M;
+""")
+    with pytest.raises(CompilerError) as error:
+        emit_c(causalize(model))
+    assert str(error.value) == (f"{flatten.path}:19:3: the external object h, a protected "
+                                "variable of twice, is not supported by the C code generator")
+
+
 # ------------------------------------------------------------------------------ the FMUs
 @pytest.mark.parametrize("model", ["Calls", "Strings", "Ramp"])
 def test_the_fmus_validate(fmus, model):

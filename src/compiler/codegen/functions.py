@@ -155,6 +155,11 @@ class FunctionCode:
         """Declaration and default of an output or protected variable."""
         name = self.identifier(item.name)
         type_ = self.c_type(item.type)
+        if item.type in self.objects and not output:
+            # it would need its destructor called wherever the function returns
+            raise EmitError(f"the external object {item.name}, a protected variable of "
+                            f"{writer.function.name}, is not supported by the C code generator",
+                            item.span or writer.function.span)
         lines = []
         if not item.dims:
             writer.locals[item.name] = Local(name, item.type)
