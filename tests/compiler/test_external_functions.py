@@ -413,6 +413,32 @@ end M;
                                 "variable of twice, is not supported by the C code generator")
 
 
+def test_an_fmu_state_set_into_a_fresh_instance_gets_its_objects_constructed(fmus):
+    path = fmus.build(EXTERNAL, "External.Ramp")
+    description = read_model_description(str(path))
+    vr = {v.name: v.valueReference for v in description.modelVariables}
+    unpacked = extract(str(path))
+
+    def instance(name):
+        fmu = FMU3Slave(guid=description.guid, unzipDirectory=unpacked, instanceName=name,
+                        modelIdentifier=description.coSimulation.modelIdentifier)
+        fmu.instantiate()
+        return fmu
+    first = instance("first")
+    first.enterInitializationMode()
+    first.exitInitializationMode()
+    first.doStep(0.0, 2.0)
+    image = first.serializeFMUState(first.getFMUState())
+    second = instance("second")   # never initialized: the state brings no table object
+    second.setFMUState(second.deserializeFMUState(image))
+    for fmu in (first, second):
+        fmu.doStep(2.0, 0.5)
+    y, z = ramp(np.array(2.5))
+    for fmu in (first, second):
+        assert fmu.getFloat64([vr["y"], vr["z"]]) == pytest.approx([y, z], rel=1e-6)
+        fmu.freeInstance()
+
+
 # ------------------------------------------------------------------------------ the FMUs
 @pytest.mark.parametrize("model", ["Calls", "Strings", "Ramp"])
 def test_the_fmus_validate(fmus, model):
