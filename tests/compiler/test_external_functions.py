@@ -433,7 +433,7 @@ def test_an_fmu_state_set_into_a_fresh_instance_gets_its_objects_constructed(fmu
     second.setFMUState(second.deserializeFMUState(image))
     for fmu in (first, second):
         fmu.doStep(2.0, 0.5)
-    y, z = ramp(np.array(2.5))
+    y, z = (float(value) for value in ramp(np.array(2.5)))
     for fmu in (first, second):
         assert fmu.getFloat64([vr["y"], vr["z"]]) == pytest.approx([y, z], rel=1e-6)
         fmu.freeInstance()
