@@ -2,8 +2,10 @@
 
 Input: a ``.mo`` file, the class to compile, library locations and the output path. Output:
 the ``.fmu``: flatten, causalize, emit C, package with the runtime and gcc. The cache key is
-the flat model's text, its source locations and the model identifier (see ``fmu_cache``), so
-an unchanged model is flattened again but neither causalized, emitted nor compiled.
+the flat model's text, its source locations, the model identifier and the content of the files
+it brings from outside (external functions' C code, loadResource's resources; see
+``fmu_cache``), so an unchanged model is flattened again but neither causalized, emitted nor
+compiled.
 """
 from __future__ import annotations
 
