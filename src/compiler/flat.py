@@ -362,7 +362,10 @@ class FlatModel:
       ``der(x)``, ``pre(x)``, ``edge(b)``, ``change(v)``, ``initial()``, ``terminal()``,
       ``sample(start, interval)``, ``noEvent(e)``, ``smooth(p, e)``, ``homotopy(actual,
       simplified)``, ``delay(e, delayTime, delayMax)``, math functions, ``min``/``max`` of two
-      arguments, ``Integer(enum)``, ``String(x)``. Array built-ins are already expanded.
+      arguments, ``Integer(enum)``, ``String(x)`` (``String(x, format)``, ``String(x,
+      minimumLength, leftJustified, significantDigits)``), ``loadResource(uri, path)`` (a
+      URI of the library's loadResource and the file it names here: flatten/resources.py).
+      Array built-ins are already expanded.
     - A call of a function with several outputs or an array output is the right side of an
       ``Equation``/``Assign`` whose left side is a ``TupleExpr`` of the scalar targets
       (outputs in order, arrays row-major, None for skipped ones); a call inside an

@@ -160,6 +160,8 @@ class CWriter(ExpressionWriter):
             return f"(int32_t){self.operand(args[0], UNARY)}"
         if name == "String":
             return self._string(args)
+        if name == "loadResource":
+            return self.functions.resource(args[0].value, args[1].value)
         return self._function(node)
 
     # -------------------------------------------------------------------------- helpers

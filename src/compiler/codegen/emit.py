@@ -71,7 +71,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
         return EmittedModel(layout.interface, source)
     used = [functions.functions[name] for name in functions.used]
     calls = [(item.external, item.span) for item in used if item.external is not None]
-    external = ExternalCode(functions.externals.source(system.name), external_sources(calls))
+    external = ExternalCode(functions.externals.source(system.name), external_sources(calls),
+                            tuple(functions.resources.items()))
     return EmittedModel(layout.interface, source, external)
 
 
@@ -130,7 +131,7 @@ class _Module:
             self.context.helpers + objects + parts
         if code.support:
             parts = [_guarded(part) for part in parts] + [
-                _guard(signature) for signature in EXPORTED]
+                _guard(signature, bool(self.layout.objects)) for signature in EXPORTED]
             parts[0] = parts[0] + '\n#include "external_support.h"'
         text = "\n\n".join(part for part in parts if part) + "\n"
         if text.count("\n") > LARGE_MODEL_LINES:
@@ -168,7 +169,21 @@ class _Module:
             lines += [f"if (OBJECT({k})) {{ /* {objects[k]} */", f"{INDENT}void *object = OBJECT({k});",
                       f"{INDENT}OBJECT({k}) = NULL;",
                       f"{INDENT}(void){code.c_name(destructor)}(m, object);", "}"]
-        return [_external_model(len(objects), lines)]
+        return [_external_model(len(objects), lines), self._restore_objects()]
+
+    def _restore_objects(self) -> str:
+        """The constructors of the objects an instance lacks although past its
+        initialization: an FMU state set into a fresh instance restores the parameters, not
+        the objects (which are no part of it)."""
+        bindings = dict(self.layout.fixed_values)
+        lines = []
+        for k, name in enumerate(self.layout.objects):
+            writer = self.context.writer()
+            value = writer.text(bindings[name])
+            lines += [f"if (!OBJECT({k})) {{", *(INDENT + line for line in writer.take_lines()),
+                      f"{INDENT}OBJECT({k}) = {value}; /* {name} */", "}"]
+        return function_text("/* external objects missing after an FMU state was set */",
+                             "static Status restore_objects(ModelData *m)", lines)
 
     def _derived(self, copies: bool) -> list:
         derivative_copies = {v.name for v in self.layout.interface.variables if v.derivative_of}
@@ -277,9 +292,13 @@ def _guarded(part: str) -> str:
     return part
 
 
-def _guard(signature: str) -> str:
-    """A function of model.h running its body inside a frame (external_support.h)."""
+def _guard(signature: str, objects: bool) -> str:
+    """A function of model.h running its body inside a frame (external_support.h); with
+    ``objects``, outside the initialization after the objects an FMU state lacks."""
     name = signature.split("(", 1)[0].split()[-1]
     arguments = ", ".join(item.split()[-1].lstrip("*").replace("[]", "")
                           for item in signature.split("(", 1)[1].rstrip(")").split(","))
-    return f"{signature} {{\n{INDENT}EXTERNAL_GUARDED(&EXTERNAL_MODEL, m, {name}_body({arguments}));\n}}"
+    call = f"{name}_body({arguments})"
+    if objects and name != "model_initialize":
+        call = f"restore_objects(m) > StatusWarning ? StatusError : {call}"
+    return f"{signature} {{\n{INDENT}EXTERNAL_GUARDED(&EXTERNAL_MODEL, m, {call});\n}}"

@@ -416,6 +416,8 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
                 raise FlattenError(f"the size of '{decl.name}' is ':' but it has no binding",
                                    dim.span)
             value_shape = shape(translation.binding_value(mod))
+            if position >= len(value_shape) and value_shape[-1:] == (0,):
+                value_shape = _empty_shape(mod.binding) or value_shape
             if position >= len(value_shape):
                 raise FlattenError(f"the binding of '{decl.name}' has too few dimensions",
                                    mod.span)
@@ -426,6 +428,17 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
             raise FlattenError(f"array dimension is negative ({size})", dim.span)
         dims.append(size)
     return tuple(dims)
+
+
+def _empty_shape(binding) -> tuple | None:
+    """The sizes of an empty array that ``fill``, ``zeros`` or ``ones`` makes (an empty value
+    keeps no sizes after its first 0: ``fill(0.0, 0, 2)`` of CombiTimeTable's table)."""
+    expr = binding.expr
+    if not isinstance(expr, ast.Call) or expr.named or expr.func.dotted not in \
+            ("fill", "zeros", "ones"):
+        return None
+    sizes = expr.args[1:] if expr.func.dotted == "fill" else expr.args
+    return tuple(_dimension(size, binding.env) for size in sizes)
 
 
 def _dimension(dim, env) -> int:

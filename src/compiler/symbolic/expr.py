@@ -348,7 +348,7 @@ FUNCTIONS = {
                                   "tanh", "exp", "log", "log10", "sqrt", "atan2", "floor",
                                   "ceil")},
     **{name: "same" for name in ("abs", "sign", "min", "max", "div", "mod", "rem")},
-    "integer": "integer", "Integer": "integer", "String": "string",
+    "integer": "integer", "Integer": "integer", "String": "string", "loadResource": "string",
 }
 # Operators on the event and clock machinery: pre(v), sample(k) flags, initial(), terminal().
 SPECIAL = ("pre", "initial", "terminal")
