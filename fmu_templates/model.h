@@ -68,11 +68,18 @@
 /* C forbids zero-length arrays; an unused array gets one dummy element. */
 #define ARRAY_SIZE(n) ((n) > 0 ? (n) : 1)
 
+/* delay(expr, delayTime, delayMax): config.h may define N_DELAYS, the number of delay()
+ * operators; each keeps the history of its expression in ModelData (see DelayHistory). */
+#ifndef N_DELAYS
+#define N_DELAYS 0
+#endif
+
 /* The sizes that may be 0, as values for loops and comparisons: `k < n_states()` draws no
  * "comparison is always false" warning in a model without states. */
 static inline size_t n_states(void) { return N_STATES; }
 static inline size_t n_event_indicators(void) { return N_EVENT_INDICATORS; }
 static inline size_t n_strings(void) { return N_STRING; }
+static inline size_t n_delays(void) { return N_DELAYS; }
 
 /* Ordered by severity, as fmi3Status is, so the worst of two is their maximum. */
 typedef enum { StatusOK, StatusWarning, StatusDiscard, StatusError, StatusFatal } Status;
@@ -110,6 +117,17 @@ typedef struct {
     size_t count;            /* values: more than 1 for an FMI 3.0 array (consecutive slots) */
 } VariableInfo;
 
+/* The history of a delayed expression: `count` records, times ascending, in a ring buffer of
+ * `capacity` (the oldest at `first`); two records at one time are the values before and after
+ * an event. The runtime records (delays.c); model code reads it with delay_value
+ * (model_support.h). `delay_time` and `delay_max` are those of the last record, `settled`
+ * the time of the last event iteration (evaluations then read the values after events). */
+typedef struct {
+    double *time, *value;
+    size_t capacity, first, count;
+    double delay_time, delay_max, settled;
+} DelayHistory;
+
 typedef struct ModelData {
     double time;
     double r[ARRAY_SIZE(N_FLOAT64)];
@@ -125,6 +143,7 @@ typedef struct ModelData {
     bool event_mode;     /* relations may change; false: read latched relations */
     bool terminal;       /* Modelica terminal(): true during fmi3Terminate */
     void *instance;      /* the runtime's instance, for model_log(); model code ignores it */
+    DelayHistory delays[ARRAY_SIZE(N_DELAYS)];
 } ModelData;
 
 /* What model_event_update reports back. The runtime clears every field before the call. */
@@ -213,6 +232,16 @@ Status model_event_update(ModelData *m, EventUpdate *update);
  * right after model_derivatives at the same time and states). Unused when
  * MODEL_HAS_JACOBIAN is 0; then define it as a function that returns StatusError. */
 Status model_jacobian(ModelData *m, double values[]);
+
+#if N_DELAYS > 0
+/* What the runtime records for each delay(), with every variable computed (as after
+ * model_outputs): the current value of its expression, its delay time and its maximum delay
+ * time. The packager generates, in model_info.c, what each delay() is for messages
+ * ("delay(v2, TD) (TLine.mo:21:3)") and whether its expression changes only at events. */
+Status model_delays(ModelData *m, double value[], double delay_time[], double delay_max[]);
+extern const char *const MODEL_DELAY_NAMES[N_DELAYS];
+extern const bool MODEL_DELAY_DISCRETE[N_DELAYS];
+#endif
 
 /* A smooth model without events whose outputs model_derivatives already computes writes
  * SMOOTH_MODEL_WITHOUT_EVENTS once in model.c instead of the three trivial functions. */

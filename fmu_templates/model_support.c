@@ -1,6 +1,6 @@
 /*
- * model_support.c -- sample instants and the solvers of algebraic loops for model code
- * (see model_support.h).
+ * model_support.c -- sample instants, delay histories and the solvers of algebraic loops for
+ * model code (see model_support.h).
  */
 #include <math.h>
 #include <string.h>
@@ -22,6 +22,58 @@ double sample_next(double t, double start, double interval) {
     const double k = fmax(0.0, floor((t - start) / interval) + 1.0);
     const double tick = start + k * interval;
     return same_instant(tick, t) ? start + (k + 1.0) * interval : tick;
+}
+
+double instant_next(double t, double instant, double next) {
+    return instant > t && !same_instant(instant, t) && instant < next ? instant : next;
+}
+
+/* ---- delay() histories ---- */
+
+static double record_time(const DelayHistory *h, size_t j) {
+    return h->time[(h->first + j) % h->capacity];
+}
+
+static double record_value(const DelayHistory *h, size_t j) {
+    return h->value[(h->first + j) % h->capacity];
+}
+
+double delay_value(const ModelData *m, size_t k, double at) {
+    const DelayHistory *h = &m->delays[k];
+    if (h->count == 0) return NAN; /* the runtime records before any evaluation reads it */
+    const double resolution = DELAY_TIME_RESOLUTION * fmax(fabs(m->time), fabs(at));
+    /* the first record not before `at` (within the resolution) */
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (record_time(h, middle) < at - resolution) low = middle + 1;
+        else high = middle;
+    }
+    if (low == h->count) return record_value(h, h->count - 1);
+    const double t = record_time(h, low);
+    if (t <= at + resolution) { /* at an instant of the history: after its event in event mode */
+        const bool after = m->event_mode || m->time <= h->settled;
+        size_t j = low;
+        while (after && j + 1 < h->count && record_time(h, j + 1) <= t + resolution) j++;
+        return record_value(h, j);
+    }
+    if (low == 0) return record_value(h, 0);
+    /* the cubic through the records around `at` (fewer where a jump, two records at one
+     * time, or an end of the history is near), in Newton's form from the record before `at`:
+     * constant records give their value exactly (integer() of a delayed Integer) */
+    size_t nodes[4] = {low - 1, low, 0, 0}, n = 2;
+    if (low >= 2 && record_time(h, low - 1) - record_time(h, low - 2) > resolution) nodes[n++] = low - 2;
+    if (low + 1 < h->count && record_time(h, low + 1) - record_time(h, low) > resolution) nodes[n++] = low + 1;
+    double x[4], d[4];
+    for (size_t i = 0; i < n; i++) {
+        x[i] = record_time(h, nodes[i]);
+        d[i] = record_value(h, nodes[i]);
+    }
+    for (size_t j = 1; j < n; j++) /* divided differences */
+        for (size_t i = n - 1; i >= j; i--) d[i] = (d[i] - d[i - 1]) / (x[i] - x[i - j]);
+    double result = d[n - 1];
+    for (size_t i = n - 1; i-- > 0;) result = result * (at - x[i]) + d[i];
+    return result;
 }
 
 /* ---- algebraic loops ---- */

@@ -79,6 +79,20 @@ static inline bool relation_update(bool latch, double d, double eps) {
 bool sample_tick(double t, double start, double interval);
 /* The first tick after t (a tick within the tolerance of t counts as passed). */
 double sample_next(double t, double start, double interval);
+/* `next`, or `instant` where that comes earlier and after t (within the tolerance: passed). */
+double instant_next(double t, double instant, double next);
+
+/* ---- delay(expr, delayTime, delayMax) ---- */
+
+/* Records of a delay history closer in time than this (relative to the times involved) are
+ * at one instant: time + delayTime - delayTime may differ from time by a rounding error. */
+#define DELAY_TIME_RESOLUTION 1e-13
+/* The value delay() number k recorded for the time `at` (time - delayTime), interpolated by
+ * the cubic through the two records before and the two after `at` (fewer at a jump: two
+ * records at one instant); before the first record the first, after the last the last. At
+ * an event's instant the value before the event, or after it in event mode and once the
+ * event iteration at this time has settled. */
+double delay_value(const ModelData *m, size_t k, double at);
 
 /* ---- algebraic loops ----
  * The solvers log a failure naming the loop (`description`, e.g. "the nonlinear system for y

@@ -37,7 +37,8 @@ def assemble(dae: Dae, simulation: tuple, initial: list) -> System:
         dae.name, tuple(variables), tuple(states), derivatives, aliases, tuple(blocks),
         n_derivative, n_indicator, tuple(initial), dae.relations, dae.samples, dae.clauses,
         dae.asserts, jacobian_pattern(blocks[:n_derivative], states), model.functions,
-        model.enumerations, model.experiment, model.description, model.span)
+        model.enumerations, model.experiment, model.description, model.span,
+        delays=dae.delays)
 
 
 def _kind(item, states: set) -> str:

@@ -87,8 +87,8 @@ class DaeEquation:
 @node
 class Dae:
     """The system between passes. ``algorithms`` are ``compiler.system.AlgorithmBlock``
-    values, ``clauses`` ``WhenClause`` values, ``relations`` and ``samples`` those of
-    ``compiler.system``."""
+    values, ``clauses`` ``WhenClause`` values, ``relations``, ``samples`` and ``delays``
+    those of ``compiler.system``."""
     name: str
     variables: tuple[DaeVariable, ...]
     equations: tuple[DaeEquation, ...]
@@ -98,6 +98,7 @@ class Dae:
     relations: tuple = ()
     samples: tuple = ()
     clauses: tuple = ()
+    delays: tuple = ()
     asserts: tuple = ()
     aliases: tuple = ()
     states: tuple[str, ...] = ()

@@ -3,7 +3,8 @@
 Input: the index-reduced ``Dae``. Output: blocks computing states, derivatives, algebraic and
 discrete variables, the pre values of discrete variables (variables named ``pre(v)``) and
 parameters with ``fixed = false``, from: the model's equations (when-equations inactive
-unless their condition reads ``initial()``, relations as written, samples false),
+unless their condition reads ``initial()``, relations as written, samples false, delays
+the expression they delay),
 the initial equations, ``v = start`` for continuous variables with ``fixed = true``, and
 ``pre(v) = start`` for discrete variables (unless initial equations decide them).
 Over- and under-determined initialization is an error naming the variables.
@@ -117,6 +118,7 @@ class _Rewriter:
         self.pre_names: dict[str, str] = {}   # v -> "pre(v)" for discrete v read through pre
         self.relations = {item.var: item for item in dae.relations}
         self.samples = {item.var for item in dae.samples}
+        self.delays = dae.delays
 
     def __call__(self, expr):
         return replace_nodes(expr, self._rule, self.memo)
@@ -133,6 +135,8 @@ class _Rewriter:
                 return TRUE
             if node.op == "pre":
                 return self._pre(node.args[0])
+            if node.op == "delay":   # at the start, delay(expr, ...) is expr
+                return self(self.delays[node.args[0].value].expr)
         return None
 
     def _pre(self, target: Var):

@@ -17,10 +17,10 @@ from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.steps import event_function
 from compiler.causalize.when import lower_when
 from compiler.symbolic import (
-    BOOLEAN, FALSE, REAL, TRUE, ZERO, NotDifferentiable, and_, function, if_, not_, or_,
-    relation, sub, time_derivative, to_text, var)
+    BOOLEAN, FALSE, REAL, TIME, TRUE, ZERO, NotDifferentiable, Op, and_, delayed, function, if_,
+    not_, or_, relation, sub, time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
-from compiler.system import Assertion, Relation, Sample
+from compiler.system import Assertion, Delay, Relation, Sample
 
 _EVENT_RELATIONS = ("<", "<=", ">", ">=")
 
@@ -37,8 +37,9 @@ class _EventHooks(Hooks):
         self.lowering = lowering
 
     def relation(self, op, lhs, rhs, events):
-        if events and op in _EVENT_RELATIONS and self.lowering.is_continuous(lhs, rhs):
-            return self.lowering.latch(op, lhs, rhs)
+        lowering = self.lowering
+        if events and op in _EVENT_RELATIONS and lowering.is_continuous(lhs, rhs):
+            return lowering.latch(op, lhs, rhs)
         return relation(op, lhs, rhs)
 
     def sample(self, start, interval):
@@ -49,12 +50,15 @@ class _EventHooks(Hooks):
             return event_function(self.lowering, name, args)
         return function(name, *args)
 
+    def delay(self, expr, delay_time, delay_max):
+        return self.lowering.delay(expr, delay_time, delay_max)
+
     def derivative(self, expr):
         try:
             return time_derivative(expr, self.lowering.derivative_of)
         except NotDifferentiable as error:
-            raise ConversionError(f"der() of an expression calling the function "
-                                  f"{error.node.function}, which has no derivative") from None
+            raise ConversionError(f"der() of an expression calling {error}, which has no "
+                                  "derivative") from None
 
 
 class _Lowering:
@@ -68,6 +72,8 @@ class _Lowering:
         self.plain = Converter(self.types, model.functions)
         self.relations: dict = {}
         self.samples: dict = {}
+        self.delays: dict = {}
+        self.delay_list: list = []   # by index
         self.equations: list[DaeEquation] = []
         self.asserts: list[Assertion] = []
         self.clauses: list = []
@@ -79,16 +85,30 @@ class _Lowering:
     def is_continuous(self, *exprs) -> bool:
         continuous = self.continuous
         return any(name == "time" or name in continuous or name.startswith("der(")
-                   for expr in exprs for name in expr.variables())
+                   for expr in exprs for name in self._changing(expr))
 
-    def latch(self, op, lhs, rhs):
+    def _changing(self, expr) -> frozenset:
+        """The variables through which ``expr`` changes between events: those it reads, but
+        not through the delay() of an expression that changes only at events by a parameter
+        delay time (its value steps at the time events of its history)."""
+        if not self.delays or type(expr) is not Op:
+            return expr.variables()
+        if expr.op == "delay":
+            item = self.delay_list[expr.args[0].value]
+            if item.discrete and self.is_parameter(item.delay_time):
+                return frozenset()
+        return frozenset().union(*(self._changing(arg) for arg in expr.args))
+
+    def latch(self, op, lhs, rhs, exact: bool = False):
+        """The latch of a relation (``exact``: see ``Relation``)."""
         key = (op, lhs, rhs)
         found = self.relations.get(key)
         if found is None:
             index = len(self.relations)
             distance = sub(lhs, rhs) if op in (">", ">=") else sub(rhs, lhs)
             found = Relation(index, f"$rel[{index + 1}]", op, lhs, rhs, distance,
-                             text=f"{to_text(lhs)} {op} {to_text(rhs)}", span=self.span)
+                             text=f"{to_text(lhs)} {op} {to_text(rhs)}", span=self.span,
+                             exact=exact)
             self.relations[key] = found
             self.hidden_variable(found.var)
         return var(found.var, BOOLEAN)
@@ -104,6 +124,22 @@ class _Lowering:
             self.samples[key] = found
             self.hidden_variable(found.var)
         return var(found.var, BOOLEAN)
+
+    def delay(self, expr, delay_time, delay_max):
+        """``delay(expr, delay_time, delay_max)`` (delay_max is delay_time where not given)."""
+        if not self.is_parameter(delay_max):
+            raise ConversionError("delay() needs a parameter expression for its maximum delay "
+                                  "time (given as its third argument where the delay time "
+                                  "varies)")
+        key = (expr, delay_time, delay_max)
+        found = self.delays.get(key)
+        if found is None:
+            text = f"delay({to_text(expr)}, {to_text(delay_time)})"
+            found = Delay(len(self.delays), expr, delay_time, delay_max,
+                          not self.is_continuous(expr), text, self.span)
+            self.delays[key] = found
+            self.delay_list.append(found)
+        return delayed(found.index, sub(TIME, delay_time))
 
     def is_parameter(self, *exprs) -> bool:
         table = self.variables
@@ -144,7 +180,8 @@ class _Lowering:
                    tuple(initial), algorithms, initial_algorithms,
                    relations=tuple(self.relations.values()),
                    samples=tuple(self.samples.values()), clauses=tuple(self.clauses),
-                   asserts=tuple(self.asserts), flat=self.model)
+                   delays=tuple(self.delays.values()), asserts=tuple(self.asserts),
+                   flat=self.model)
 
     def _variable(self, item: flat.Variable) -> DaeVariable:
         if item.variability in ("constant", "parameter"):

@@ -184,8 +184,8 @@ class _Problem:
             lhs = time_derivative(equation.lhs, self.time_derivative_of, self.memo)
             rhs = time_derivative(equation.rhs, self.time_derivative_of, self.memo)
         except NotDifferentiable as error:
-            raise CausalizeError(f"index reduction must differentiate this equation, but the "
-                                 f"function {error.node.function} has no derivative: "
+            raise CausalizeError(f"index reduction must differentiate this equation, but "
+                                 f"{error} has no derivative: "
                                  f"{equation.source()}", equation.span) from None
         except CausalizeError as error:
             raise CausalizeError(f"{error.message}: {equation.source()}",

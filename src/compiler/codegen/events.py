@@ -33,6 +33,12 @@ def indicator_lines(context: Context, system: System) -> list[str]:
     return lines
 
 
+def exact_comparison(item) -> str:
+    """How an exact relation compares its distance with 0: as written (``x >= p`` holds at
+    x = p, ``x > p`` does not)."""
+    return ">=" if item.op in (">=", "<=") else ">"
+
+
 def latch_update_lines(context: Context, system: System) -> list[str]:
     """Each relation switches with hysteresis (model.h); ``switched`` tells whether one did."""
     writer = context.writer()
@@ -43,7 +49,9 @@ def latch_update_lines(context: Context, system: System) -> list[str]:
         latch = writer.slot(item.var).text
         distance = writer.text(item.distance)
         lines.extend(writer.take_lines())
-        lines.append(f"if ({latch} != relation_update({latch}, {distance}, {band(item)})) "
+        value = f"{distance} {exact_comparison(item)} 0.0" if item.exact else \
+            f"relation_update({latch}, {distance}, {band(item)})"
+        lines.append(f"if ({latch} != ({value})) "
                      f"{{ {latch} = !{latch}; switched = true; }} /* {item.text} */")
     return lines
 
@@ -148,17 +156,22 @@ def discrete_change_lines(context: Context, system: System) -> list[str]:
 
 
 def next_sample_lines(context: Context, system: System) -> list[str]:
-    """The next time event: the earliest coming sample instant."""
-    if not system.samples:
+    """The next time event: the earliest coming sample instant or instant of a relation
+    that moves with time alone."""
+    instants = [item for item in system.relations if item.instant is not None]
+    if not system.samples and not instants:
         return []
     writer = context.writer()
-    lines = ["update->next_event_time_defined = true;"]
-    for k, item in enumerate(system.samples):
+    lines = ["double next_event = INFINITY;"]
+    for item in system.samples:
         start, interval = writer.text(item.start), writer.text(item.interval)
         lines.extend(writer.take_lines())
-        tick = f"sample_next(m->time, {start}, {interval})"
-        if k == 0:
-            lines.append(f"update->next_event_time = {tick};")
-        else:
-            lines.append(f"update->next_event_time = fmin(update->next_event_time, {tick});")
+        lines.append(f"next_event = fmin(next_event, sample_next(m->time, {start}, {interval}));")
+    for item in instants:
+        instant = writer.text(item.instant)
+        lines.extend(writer.take_lines())
+        lines.append(f"next_event = instant_next(m->time, {instant}, next_event); "
+                     f"/* {item.text} */")
+    lines += ["update->next_event_time_defined = isfinite(next_event);",
+              "update->next_event_time = next_event;"]
     return lines

@@ -89,6 +89,9 @@ class ModelInterface:
     arrays : tuple of ArrayVariable
         Element variables (``u[1]``, ``u[2]``) the FMU shows as one FMI 3.0 array variable
         (``--fmi-arrays``; compiler.fmu.arrays).
+    delays : tuple of (str, bool)
+        Each ``delay()`` of the model: what it is for messages (``"delay(v, T) (M.mo:3:5)"``)
+        and whether its expression changes only at events (fmu_templates/delays.h).
     """
 
     name: str
@@ -103,6 +106,7 @@ class ModelInterface:
     experiment: Experiment | None = None
     default_tolerance: float = 1e-6
     arrays: tuple = ()  # compiler.fmu.arrays.ArrayVariable: element variables shown as one
+    delays: tuple[tuple[str, bool], ...] = ()
 
 
 def default_initial(variable: Variable) -> Initial | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from compiler.interp.codegen import BlockCode
+from compiler.interp.delays import DelayHistories
 from compiler.interp.errors import SimulationError
 from compiler.interp.functions import FunctionTable
 from compiler.interp.pycode import compile_function
@@ -49,6 +50,7 @@ class ExecutableModel:
         self.sample_slots = [self.slots[item.var] for item in system.samples]
         self.input_slots = [(self.slots[name], value) for name, value in self.inputs.items()]
         self.terminated = False   # a terminate() in an algorithm ran
+        self.delays = DelayHistories(system.delays)
         self._generate()
 
     # ---------------------------------------------------------------------- start values
@@ -97,7 +99,8 @@ class ExecutableModel:
         self.where = [0]
         namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np, "_where": self.where,
                      "_newton": newton, "_solve_linear": solve_linear,
-                     "_assertion_failed": _assertion_failed, "_terminate": self._terminate}
+                     "_assertion_failed": _assertion_failed, "_terminate": self._terminate,
+                     "_m_delay": lambda k, at: self.delays.value(k, at, self.v[0])}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:
             namespace[name] = compile_function(name, params, body, namespace)
@@ -108,7 +111,8 @@ class ExecutableModel:
                            ("raw_relations", "the relations"),
                            ("clause_activity", "the when-conditions"),
                            ("initial_activity", "the when-conditions"),
-                           ("assert_values", "the asserts")):
+                           ("assert_values", "the asserts"),
+                           ("delay_inputs", "the delayed expressions")):
             setattr(self, name, self._guarded(namespace[name], what))
         self.reinit_values = [namespace[f"_reinits_{k}"]
                               for k in range(len(system.when_clauses))]
@@ -145,6 +149,8 @@ class ExecutableModel:
         for k, clause in enumerate(system.when_clauses):
             _values_function(code, f"_reinits_{k}", [item.value for item in clause.reinits])
         _values_function(code, "assert_values", [item.condition for item in system.asserts])
+        _values_function(code, "delay_inputs", [expr for item in system.delays for expr in
+                                                (item.expr, item.delay_time, item.delay_max)])
 
     # --------------------------------------------------------------------------- helpers
     def set_point(self, t: float, states) -> None:
@@ -165,6 +171,21 @@ class ExecutableModel:
         self.run_derivatives()
         self.run_indicators()
         self.run_others()
+
+    def record_delays(self, event_mode: bool = False, evaluate: bool = True) -> None:
+        """Record the delayed expressions at the current point (every value computed first
+        unless not ``evaluate``, lookups at an event's instant on its side ``event_mode``)."""
+        if not self.system.delays:
+            return
+        histories = self.delays
+        histories.event_mode = event_mode
+        if evaluate:
+            self.evaluate_all()
+        inputs = self.delay_inputs()
+        histories.event_mode = False
+        histories.record(self.v[0], inputs[0::3], inputs[1::3], inputs[2::3])
+        if event_mode:
+            histories.settled = self.v[0]
 
 
 def _values_function(code: BlockCode, name: str, exprs) -> None:

@@ -14,11 +14,16 @@ from compiler.symbolic.expr import (
 
 
 class NotDifferentiable(Exception):
-    """The derivative needs the derivative of a user function (``node``, a ``Call``)."""
+    """The derivative needs the derivative of a user function (``node``, a ``Call``) or of
+    a delay() with respect to its time (``node``, its ``Op``)."""
 
     def __init__(self, node):
-        super().__init__(node.function)
+        super().__init__(self.describe(node))
         self.node = node
+
+    @staticmethod
+    def describe(node) -> str:
+        return f"the function {node.function}" if type(node) is Call else "delay()"
 
 
 def diff(expr, name: str, memo: dict | None = None):
@@ -143,6 +148,11 @@ def _rem(args, d, node):
     return sub(d[0], mul(function("div", x, y), d[1]))
 
 
+def _delay(args, d, node):
+    # d/dt expr(t - T(t)) needs the derivative of the recorded history: not available
+    raise NotDifferentiable(node)
+
+
 _RULES = {
     "+": lambda args, d, node: add(d[0], d[1]),
     "-": lambda args, d, node: sub(d[0], d[1]),
@@ -170,4 +180,5 @@ _RULES = {
     "max": _min_max("max"),
     "mod": _mod,
     "rem": _rem,
+    "delay": _delay,
 }

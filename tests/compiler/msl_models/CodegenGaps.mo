@@ -115,4 +115,78 @@ package CodegenGaps
       Real y = sum(padded2)*time;
     end EmptyRows;
   end Arrays;
+
+  package Delays "delay(expr, delayTime, delayMax) (MLS 3.7.2.1)"
+    model Pure "A delayed time function: cos(0) until the delay has passed"
+      parameter Real T = 0.5;
+      Real y = delay(cos(2*time), T);
+    end Pure;
+
+    model Feedback "x' = -x(t - 1) with x = 1 before: 1 - t, then 1 - t + (t - 1)^2/2"
+      Real x(start = 1, fixed = true);
+    equation
+      der(x) = -delay(x, 1);
+    end Feedback;
+
+    model Line "A lossless line of delay T between a matched source and a load of 3 Z0"
+      parameter Real Z0 = 50;
+      parameter Real T = 0.2;
+      parameter Real V = 1;
+      Real v1, v2, i1, i2, es, er;
+    equation
+      v1 = (if time >= 0.1 then V else 0) - Z0*i1;
+      v2 = -3*Z0*i2;
+      i1 = (v1 - es)/Z0;
+      i2 = (v2 - er)/Z0;
+      es = 2*delay(v2, T) - delay(er, T);
+      er = 2*delay(v1, T) - delay(es, T);
+    end Line;
+
+    model Counter "An Integer counter delayed: its steps come exactly a delay later"
+      Integer n(start = 0, fixed = true);
+      Integer m;
+    equation
+      when sample(0.1, 0.3) then
+        n = pre(n) + 1;
+      end when;
+      m = integer(delay(n, 0.2));
+    end Counter;
+
+    model Varying "A delay time that varies, within delayMax"
+      Real y = delay(time, 0.1 + 0.1*time, 0.5);
+    end Varying;
+
+    model TooLong "A delay time beyond delayMax"
+      Real y = delay(time, 2*time, 0.5);
+    end TooLong;
+
+    model NoMaximum "A delay time that varies needs delayMax"
+      Real y = delay(time, 0.1*time);
+    end NoMaximum;
+  end Delays;
+
+  package Events "Relations and event functions around delays"
+    model AtTheInstant "A relation of time switches at its instant, with a sample there"
+      Integer n(start = 0, fixed = true);
+      Real x = if time >= 0.25 then 1 else 0;
+    equation
+      when sample(0.5, 1) then
+        n = pre(n) + (if time >= 0.5 then 10 else 1);
+      end when;
+    end AtTheInstant;
+
+    model OntoAnInteger "integer() of a value jumping onto an integer"
+      Real x = if time > 0.5 then 1 else 0;
+      Integer k = integer(x);
+    end OntoAnInteger;
+
+    model PreAlias "A variable equal to a pre value is no parameter"
+      Integer n(start = 0, fixed = true);
+      Real r = pre(n);
+    equation
+      when sample(0.1, 0.2) then
+        n = pre(n) + 1;
+      end when;
+    end PreAlias;
+  end Events;
 end CodegenGaps;
