@@ -286,3 +286,49 @@ def test_integer_of_a_value_jumping_onto_an_integer(fmus):
 def test_a_variable_equal_to_a_pre_value_follows_it(fmus):
     result = simulate(fmus, "Events.PreAlias", ["n", "r"], interval=0.25)
     assert list(result["r"]) == list(result["n"]) == [0, 1, 2, 3, 4]
+
+
+# ------------------------------------------------------------------- derivative annotations
+def _cubic_root(t):
+    """x with x^3 + x = sin t, and its derivative."""
+    x = np.array([np.roots([1.0, 0.0, 1.0, -np.sin(s)])[2].real for s in t])
+    return x, np.cos(t) / (3 * x ** 2 + 1)
+
+
+@pytest.mark.parametrize("model", ["Constraint", "Outputs"])
+def test_index_reduction_differentiates_a_call_through_its_derivative_function(fmus, model):
+    result = simulate(fmus, f"Derivatives.{model}", ["x", "v"])
+    x, v = _cubic_root(result["time"])
+    assert result["x"] == pytest.approx(x, abs=1e-9)
+    assert result["v"] == pytest.approx(v, abs=1e-7)
+
+
+def test_the_interpreter_differentiates_a_call_through_its_derivative_function(fmus):
+    result = fmus.reference(GAPS, "CodegenGaps.Derivatives.Constraint", interval=0.05)
+    t = np.linspace(0.0, 1.0, 21)
+    x, v = _cubic_root(t)
+    assert [result.at("v", s) for s in t] == pytest.approx(v, abs=1e-7)
+
+
+def test_a_zero_derivative_input_that_changes_leaves_the_call_without_derivative():
+    with pytest.raises(CompilerError, match="index reduction must differentiate this "
+                                            "equation, but the function "
+                                            "CodegenGaps.Derivatives.cubic has no derivative"):
+        causalize(flatten_model(GAPS, "CodegenGaps.Derivatives.Varying", environ={}))
+
+
+# ---------------------------------------------------------------------------- initialization
+def test_initial_equations_decide_sampled_variables(fmus):
+    # y_min starts at u(0) = 0 and takes the least sample: u(0.4) = sin 4 is the first below
+    result = simulate(fmus, "Initialization.SampledMinimum", ["y_min", "t_min"], stop=0.5,
+                      interval=0.05)
+    last = {round(t, 9): (y, s) for t, y, s in zip(result["time"], result["y_min"],
+                                                    result["t_min"])}
+    assert last[0.35] == (0.0, 0.0)
+    assert last[0.4] == (pytest.approx(np.sin(4.0)), pytest.approx(0.4))
+
+
+def test_a_call_without_results_in_a_when_equation_is_refused_by_name():
+    with pytest.raises(CompilerError, match="a call of CodegenGaps.Refused.report\\(\\) for no "
+                                            "results in a when-equation is not supported"):
+        causalize(flatten_model(GAPS, "CodegenGaps.Refused.CallInWhen", environ={}))

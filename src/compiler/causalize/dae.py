@@ -113,6 +113,13 @@ class Dae:
         return {name for block in self.algorithms for name in block.outputs}
 
 
+def function_derivatives(dae: Dae):
+    """The rule differentiating the user-function calls of ``dae`` through their derivative
+    annotations (``compiler.causalize.derivatives``)."""
+    from compiler.causalize.derivatives import call_rule
+    return call_rule(dae.flat.functions if dae.flat is not None else ())
+
+
 def with_changes(dae: Dae, **changes) -> Dae:
     return replace(dae, **changes)
 

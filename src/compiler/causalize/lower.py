@@ -12,6 +12,7 @@ from dataclasses import replace
 from compiler import flat
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
+from compiler.causalize.derivatives import call_rule
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.steps import event_function
@@ -55,7 +56,8 @@ class _EventHooks(Hooks):
 
     def derivative(self, expr):
         try:
-            return time_derivative(expr, self.lowering.derivative_of)
+            return time_derivative(expr, self.lowering.derivative_of,
+                                   calls=self.lowering.function_derivatives)
         except NotDifferentiable as error:
             raise ConversionError(f"der() of an expression calling {error}, which has no "
                                   "derivative") from None
@@ -70,6 +72,7 @@ class _Lowering:
                            if item.variability == "continuous"}
         self.convert = Converter(self.types, model.functions, _EventHooks(self))
         self.plain = Converter(self.types, model.functions)
+        self.function_derivatives = call_rule(model.functions)
         self.relations: dict = {}
         self.samples: dict = {}
         self.delays: dict = {}

@@ -189,4 +189,116 @@ package CodegenGaps
       end when;
     end PreAlias;
   end Events;
+
+  package Derivatives "derivative annotations of Modelica functions (MLS 12.7.1)"
+    function cubic "x^3 + a x; n is not used"
+      input Real x;
+      input Real a;
+      input Integer n;
+      output Real y;
+    algorithm
+      y := x^3 + a*x;
+      annotation(derivative(zeroDerivative = a) = cubicDer);
+    end cubic;
+
+    function cubicDer
+      input Real x;
+      input Real a;
+      input Integer n;
+      input Real dx;
+      output Real dy;
+    algorithm
+      dy := (3*x^2 + a)*dx;
+    end cubicDer;
+
+    function parts "x^3 and x, with an Integer between them"
+      input Real x;
+      output Real cube;
+      output Integer one;
+      output Real same;
+    algorithm
+      cube := x^3;
+      one := 1;
+      same := x;
+      annotation(derivative = partsDer);
+    end parts;
+
+    function partsDer
+      input Real x;
+      input Real dx;
+      output Real dcube;
+      output Real dsame;
+    algorithm
+      dcube := 3*x^2*dx;
+      dsame := dx;
+    end partsDer;
+
+    model Constraint "x^3 + x = sin(time) with der(x) = v: index reduction differentiates it"
+      parameter Real a = 1;
+      Real x;
+      Real v;
+    equation
+      der(x) = v;
+      cubic(x, a, 3) = sin(time);
+    end Constraint;
+
+    model Outputs "The same constraint through the results of a function of three"
+      Real x;
+      Real v;
+      Real p;
+      Real q;
+      Integer k;
+    equation
+      der(x) = v;
+      (p, k, q) = parts(x);
+      p + q = sin(time);
+    end Outputs;
+
+    model Varying "zeroDerivative = a does not apply where a changes"
+      Real a = 1 + time;
+      Real x;
+      Real v;
+    equation
+      der(x) = v;
+      cubic(x, a, 3) = sin(time);
+    end Varying;
+  end Derivatives;
+
+  package Initialization "Initial equations of sampled variables"
+    model SampledMinimum "Initial equations give a sampled Real and a sampled time"
+      Real u = sin(10*time);
+      Real y_min;
+      discrete Real t_min;
+      parameter Real t0(fixed = false);
+    initial equation
+      t0 = time;
+      y_min = u;
+      t_min = time;
+    equation
+      when sample(t0 + 0.1, 0.1) then
+        y_min = min(u, pre(y_min));
+        if y_min < pre(y_min) then
+          t_min = time;
+        else
+          t_min = pre(t_min);
+        end if;
+      end when;
+    end SampledMinimum;
+  end Initialization;
+
+  package Refused "Constructs refused with a located message"
+    function report "No results"
+      input Real x;
+    algorithm
+      assert(x < 10, "too large");
+    end report;
+
+    model CallInWhen
+      Real x = time;
+    equation
+      when terminal() then
+        report(x);
+      end when;
+    end CallInWhen;
+  end Refused;
 end CodegenGaps;
