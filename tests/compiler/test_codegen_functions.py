@@ -175,7 +175,7 @@ protected
   Real C[2, 2];
 algorithm
   C := A*B;
-  C[1, 1:2] := {0, 0};
+  C := cat(1, {A[1, :]}, {B[2, :]});
   y := sum(C[1, 1:2]);
 end corner;
 model UseCorner
@@ -184,7 +184,7 @@ end UseCorner;
 """)
     with pytest.raises(EmitError) as error:
         emit_c(causalize(model))
-    assert str(error.value) == (f"{flatten.path}:10:3: assigning to an array slice in function corner is "
+    assert str(error.value) == (f"{flatten.path}:10:3: the built-in cat() in function corner is "
                                 "not supported by the C code generator")
 
 

@@ -113,6 +113,17 @@ def test_an_array_literal_of_array_expressions_in_a_function(fmus, kind):
     assert result["y0"] == pytest.approx(2 * t, abs=1e-12)
 
 
+def test_slices_take_calls_expressions_of_calls_and_themselves(fmus):
+    names = [f"a[{k}]" for k in range(1, 7)] + [f"b[{k}]" for k in range(1, 5)] + \
+        [f"s[{k}]" for k in range(1, 4)]
+    result = simulate(fmus, "Functions.Slices", names)
+    t = result["time"][-1]
+    third = [0.0, 2 / 3, 4 / 3]
+    expected = [v * (1 + t) for v in third + [v - 0.1 for v in third]] + \
+        [0.0, 1.5, -0.1, 1.4] + [2 * t, 3 * t, 3 * t]
+    assert [result[name][-1] for name in names] == pytest.approx(expected, abs=1e-12)
+
+
 # ----------------------------------------------------------------------- model algorithms
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_algorithm_assigns_the_element_a_varying_subscript_chooses(fmus, kind):

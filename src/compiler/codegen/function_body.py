@@ -194,6 +194,8 @@ class BodyWriter:
             return self._call_statement(call, target.elements)
         if type(target) is flat.Var and self.locals[target.name].sizes:
             return self._array_assign(self.locals[target.name], item.value, item.span)
+        if type(target) is flat.Index and self.shape(target):
+            return self._slice_assign(target, item.value)
         target_text = self.lvalue(target)
         value = self.expr(item.value)
         return self.take() + [f"{target_text} = {_bare(value)};"]
@@ -205,6 +207,22 @@ class BodyWriter:
         element = self.element(value, k)
         return self.take() + [f"for (size_t {k} = 0; {k} < {local.count}; {k}++) "
                               f"{local.c_name}[{k}] = {element};"]
+
+    def _slice_assign(self, target: flat.Index, value) -> list[str]:
+        """``x[a:b, j] := value`` element by element (a value reading x first copied)."""
+        if type(target.base) is flat.Var and _reads(value, target.base.name):
+            type_ = self.type_of(value)
+            value = flat.Var(self._local(*self.materialized(value), type_))
+        k = self.fresh("k")
+        element = self.element(value, k)
+        count = " * ".join(self.shape(target))
+        return self.take() + [f"for (size_t {k} = 0; {k} < {count}; {k}++) "
+                              f"{self._indexed(target, k)} = {element};"]
+
+    def _local(self, c_name: str, sizes: tuple, type_: str) -> str:
+        """A name for a helper array of C name ``c_name`` among the locals."""
+        self.locals[f"${c_name}"] = Local(c_name, type_, tuple(sizes))
+        return f"${c_name}"
 
     def _call_statement(self, call, targets) -> list[str]:
         """A call of a user function whose outputs go to ``targets`` (None: discarded)."""
@@ -316,8 +334,9 @@ class BodyWriter:
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args[1:])
             if node.name in MATH and node.args:
                 return self.shape(node.args[0])
-            if node.name in self.code.functions and self.code.functions[node.name].outputs[0].dims:
-                raise self.error(f"an array result of {node.name}() inside an expression")
+            callee = self.code.functions.get(node.name)
+            if callee is not None and callee.outputs and callee.outputs[0].dims:
+                return self.code.output_sizes(self, callee, node.args, callee.outputs[0])
         return ()
 
     def expr(self, node) -> str:
@@ -487,7 +506,22 @@ class BodyWriter:
                 return self.expr(node.args[0])
             if node.name in MATH:
                 return self._math(node.name, node.args, lambda item: self.element(item, index))
+            if node.name in self.code.functions:
+                return f"{self._array_result(node)}[{index}]"
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _array_result(self, node) -> str:
+        """A local array holding the (array) first result of a call of a user function,
+        computed by statements in ``pre``."""
+        callee = self.code.functions[node.name]
+        output = callee.outputs[0]
+        sizes = self.code.output_sizes(self, callee, node.args, output)
+        result = self.fresh(self.code.identifier(output.name))
+        name = self._local(result, sizes, output.type)
+        lines = self._call_statement(node, (flat.Var(name),))   # takes self.pre
+        self.pre = lines[:-1] + [array_declaration(c_type(output.type), result,
+                                                   " * ".join(sizes)), lines[-1]]
+        return result
 
     def _stacked(self, node) -> str:
         """A local array holding an array literal whose elements are array expressions, one
@@ -624,6 +658,12 @@ def _flattened(node) -> list:
     if type(node) is flat.ArrayExpr:
         return [leaf for item in node.elements for leaf in _flattened(item)]
     return [node]
+
+
+def _reads(node, name: str) -> bool:
+    """Whether the flat expression ``node`` reads the variable ``name``."""
+    from compiler.flatten.walk import nodes
+    return any(type(item) is flat.Var and item.name == name for item in nodes(node))
 
 
 def _name_of(locals_: dict, local: Local) -> str:

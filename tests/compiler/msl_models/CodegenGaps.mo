@@ -76,6 +76,37 @@ package CodegenGaps
     equation
       (y, y0) = toPhasor({1, 2, 3}*time);
     end Phasor;
+
+    function orientation "Halves for an even m, each half as for m/2, the second shifted"
+      input Integer m;
+      output Real phi[m];
+    algorithm
+      if mod(m, 2) == 0 then
+        if m == 2 then
+          phi[1] := 0;
+          phi[2] := 1.5;
+        else
+          phi[1:integer(m/2)] := orientation(integer(m/2));
+          phi[integer(m/2) + 1:m] := orientation(integer(m/2)) - fill(0.1, integer(m/2));
+        end if;
+      else
+        phi := {(k - 1)*2/m for k in 1:m};
+      end if;
+    end orientation;
+
+    function shifted "x moved down one place, the last element kept"
+      input Real x[:];
+      output Real y[size(x, 1)];
+    algorithm
+      y := x;
+      y[1:size(x, 1) - 1] := y[2:size(x, 1)];
+    end shifted;
+
+    model Slices "Slices assigned from calls, from expressions of calls, from themselves"
+      Real a[6] = orientation(6)*(1 + time);
+      Real b[4] = orientation(4);
+      Real s[3] = shifted({1, 2, 3}*time);
+    end Slices;
   end Functions;
 
   package Algorithms "Model algorithms the front end refused"
