@@ -106,3 +106,20 @@ def test_a_model_without_outputs_warns_that_only_time_is_recorded(caplog):
     assert [record.getMessage() for record in caplog.records] == [
         "Electrical.mo: warning: the system has no outputs, so only time is recorded; choose "
         "variables with --record COMPONENT.VARIABLE"]
+
+
+ELEMENTS = """\
+model Elements "x[k] = k t, scalars named with subscripts (not an FMI 3.0 array)"
+  Real x[2] = {1, 2}*time;
+  output Real y = time;
+  annotation(experiment(StopTime = 1, Interval = 0.5));
+end Elements;
+"""
+
+
+def test_an_element_variable_is_recorded_by_its_name(tmp_path):
+    path = tmp_path / "Elements.mo"
+    path.write_text(ELEMENTS)
+    result = api.run(path, record=["Elements.x[2]"])
+    assert result.columns == ("Elements.y", "Elements.x[2]")
+    assert list(result.values["Elements.x[2]"]) == pytest.approx([0.0, 1.0, 2.0])

@@ -496,8 +496,13 @@ def _checked_shape(planned: PlannedComponent, variable: VariableInfo) -> Variabl
 
 
 def _recorded(name: str, index, infos, signals) -> list[Column]:
-    """The columns of ``--record NAME``: a variable, or one element ``NAME[i,j]``."""
-    base, bracket, rest = name.partition("[")
+    """The columns of ``--record NAME``: a variable (``x[2]`` or ``a[1].x`` where the FMU
+    has a scalar of that name), or one element ``NAME[i,j]`` of an array variable."""
+    whole = _split(name, index)
+    if whole is not None and infos[whole[0]].variable(whole[1]) is not None:
+        base, bracket = name, ""
+    else:
+        base, bracket, _ = name.partition("[")
     split = _split(base, index)
     if split is None:
         raise PlanError(f"record '{name}': no component of that name "
