@@ -136,29 +136,25 @@ static Status handle_event(ModelInstance *comp, size_t indicator, bool *terminat
     return status;
 }
 
-/* Records of the delayed expressions a step gives: this many, evenly spaced, the last at its
- * end, so that a history resolves what the step resolves (cubics through them). */
-#define DELAY_RECORDS_PER_STEP 3
+/* The model at time t of the step just taken, with the states of the dense output there. */
+static void place_on_step(ModelInstance *comp, double t) {
+    double x[ARRAY_SIZE(N_STATES)] = {0.0};
+    if (N_STATES > 0) radau5_dense(&comp->radau, t, x);
+    comp->data.time = t;
+    instance_set_states(comp, x);
+}
 
-/* Record the delayed expressions inside the step from t_old up to t_end (exclusive), on the
- * integrator's dense output; the model then stands at t_end with the states comp->x. */
+/* Record the delayed expressions inside the step from t_old up to t_end (both excluded); the
+ * model then stands at t_end with the states comp->x. */
 static Status record_inside_step(ModelInstance *comp, double t_old, double t_end) {
+    Status status = StatusOK;
     if (N_DELAYS > 0) {
-        double x[ARRAY_SIZE(N_STATES)] = {0.0};
-        for (int k = 1; k < DELAY_RECORDS_PER_STEP; k++) {
-            const double t = t_old + (t_end - t_old) * k / DELAY_RECORDS_PER_STEP;
-            if (N_STATES > 0) radau5_dense(&comp->radau, t, x);
-            comp->data.time = t;
-            instance_set_states(comp, x);
-            comp->values_dirty = true;
-            const Status status = delays_record(comp);
-            if (status > StatusWarning) return status;
-        }
+        status = delays_record_between(comp, t_old, t_end, place_on_step);
         comp->values_dirty = true;
     }
     comp->data.time = t_end;
     instance_set_states(comp, comp->x);
-    return StatusOK;
+    return status;
 }
 
 /* After a step: look for state events in it and for a time event at its end. Sets *event

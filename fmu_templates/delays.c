@@ -67,31 +67,84 @@ static bool push(DelayHistory *h, double t, double v, double delay_max) {
     return true;
 }
 
-Status delays_record(ModelInstance *comp) {
-    ModelData *m = &comp->data;
-    Status status = instance_refresh(comp, true);
+/* What the delayed expressions are at one time. */
+typedef struct {
+    double t, value[N_DELAYS], delay_time[N_DELAYS], delay_max[N_DELAYS];
+} DelayPoint;
+
+/* The delayed expressions at the model's current time and states (computing the values). */
+static Status evaluate(ModelInstance *comp, DelayPoint *p) {
+    p->t = comp->data.time;
+    const Status status = instance_refresh(comp, true);
     if (status > StatusWarning) return status;
-    double value[N_DELAYS], delay_time[N_DELAYS], delay_max[N_DELAYS];
-    const Status computed = model_delays(m, value, delay_time, delay_max);
-    if (computed > status) status = computed;
-    if (status > StatusWarning) return status;
+    const Status computed = model_delays(&comp->data, p->value, p->delay_time, p->delay_max);
+    return computed > status ? computed : status;
+}
+
+static Status store(ModelInstance *comp, const DelayPoint *p) {
     for (size_t k = 0; k < N_DELAYS; k++) {
-        if (!(delay_time[k] >= 0.0 && delay_time[k] <= delay_max[k])) {
+        if (!(p->delay_time[k] >= 0.0 && p->delay_time[k] <= p->delay_max[k])) {
             instance_log(comp, StatusError, LogStatusError,
                          "%s: the delay time %.17g is not within [0, %.17g] (the maximum delay "
                          "time) at t = %.17g",
-                         MODEL_DELAY_NAMES[k], delay_time[k], delay_max[k], m->time);
+                         MODEL_DELAY_NAMES[k], p->delay_time[k], p->delay_max[k], p->t);
             return StatusError;
         }
-        DelayHistory *h = &m->delays[k];
-        h->delay_time = delay_time[k];
-        h->delay_max = delay_max[k];
-        if (!push(h, m->time, value[k], delay_max[k])) {
+        DelayHistory *h = &comp->data.delays[k];
+        h->delay_time = p->delay_time[k];
+        h->delay_max = p->delay_max[k];
+        if (!push(h, p->t, p->value[k], p->delay_max[k])) {
             instance_log(comp, StatusFatal, LogStatusFatal, "out of memory for the history of %s",
                          MODEL_DELAY_NAMES[k]);
             return StatusFatal;
         }
     }
+    return StatusOK;
+}
+
+Status delays_record(ModelInstance *comp) {
+    DelayPoint p;
+    const Status status = evaluate(comp, &p);
+    if (status > StatusWarning) return status;
+    const Status stored = store(comp, &p);
+    return stored > status ? stored : status;
+}
+
+static Status evaluate_at(ModelInstance *comp, DelayPlacer place, double t, DelayPoint *p) {
+    place(comp, t);
+    comp->values_dirty = true;
+    return evaluate(comp, p);
+}
+
+/* Whether the line from a to b meets m within `tolerance` of their size, for every
+ * expression (the monotone cubics lookups use are then closer still). */
+static bool resolved(const DelayPoint *a, const DelayPoint *m, const DelayPoint *b, double tolerance) {
+    for (size_t k = 0; k < N_DELAYS; k++) {
+        const double size = fmax(fabs(m->value[k]), fmax(fabs(a->value[k]), fabs(b->value[k])));
+        if (fabs(m->value[k] - 0.5 * (a->value[k] + b->value[k])) > tolerance * size) return false;
+    }
+    return true;
+}
+
+/* Record the middle of (a, b), after the records its left half needs and before those of its
+ * right half, halving where the line between the ends does not meet the middle. */
+static Status halves(ModelInstance *comp, DelayPlacer place, const DelayPoint *a,
+                     const DelayPoint *b, int depth) {
+    DelayPoint m;
+    Status status = evaluate_at(comp, place, 0.5 * (a->t + b->t), &m);
+    if (status > StatusWarning) return status;
+    const bool fine = depth >= DELAY_RECORD_DEPTH || resolved(a, &m, b, sqrt(comp->tolerance));
+    if (!fine) status = halves(comp, place, a, &m, depth + 1);
+    if (status <= StatusWarning) status = store(comp, &m);
+    if (status <= StatusWarning && !fine) status = halves(comp, place, &m, b, depth + 1);
+    return status;
+}
+
+Status delays_record_between(ModelInstance *comp, double t_old, double t_end, DelayPlacer place) {
+    DelayPoint a, b;
+    Status status = evaluate_at(comp, place, t_old, &a);
+    if (status <= StatusWarning) status = evaluate_at(comp, place, t_end, &b);
+    if (status <= StatusWarning) status = halves(comp, place, &a, &b, 0);
     return status;
 }
 
@@ -156,6 +209,11 @@ Status delays_record(ModelInstance *comp) {
 
 Status delays_after_event(ModelInstance *comp, bool horizon) {
     (void)comp, (void)horizon;
+    return StatusOK;
+}
+
+Status delays_record_between(ModelInstance *comp, double t_old, double t_end, DelayPlacer place) {
+    (void)comp, (void)t_old, (void)t_end, (void)place;
     return StatusOK;
 }
 

@@ -4,8 +4,8 @@
  * code reads with delay_value (model_support.h).
  *
  * Records are taken after the initialization, at every accepted step (Co-Simulation: each
- * step of the integrator; Model Exchange: fmi3CompletedIntegratorStep) and before and after
- * every event iteration, so that a jump of the expression at t_e is a pair of records at
+ * step of the integrator, and inside it on the dense output; Model Exchange:
+ * fmi3CompletedIntegratorStep) and before and after every event iteration, so that a jump of the expression at t_e is a pair of records at
  * t_e. Such a jump reappears at t_e + delayTime: a time event there (delays_next_event). A
  * lookup must not pass the last record: a step from t may reach t + delayTime at most
  * (delays_horizon; in Model Exchange a time event at that horizon), except for expressions
@@ -23,6 +23,16 @@
 /* Record every delayed expression at the model's current time and states (computing the
  * values first); an error for a delay time outside [0, delayMax]. */
 Status delays_record(ModelInstance *comp);
+
+/* Puts the model at time t (with the states of the step there). */
+typedef void (*DelayPlacer)(ModelInstance *comp, double t);
+/* Halvings of a step at most for the records inside it. */
+#define DELAY_RECORD_DEPTH 10
+
+/* Record inside a step, from t_old to t_end (both excluded), where `place` puts the model:
+ * the middle, and the middles of halves where the line between their ends misses it by more
+ * than sqrt(tolerance) of their size, so that a history resolves what the step does. */
+Status delays_record_between(ModelInstance *comp, double t_old, double t_end, DelayPlacer place);
 
 /* After an event iteration has settled: record the values after the event (evaluated in
  * event mode, so that delayed jumps at this instant count), and make the next time event

@@ -38,6 +38,14 @@ static double record_value(const DelayHistory *h, size_t j) {
     return h->value[(h->first + j) % h->capacity];
 }
 
+/* The slope at a record between intervals of lengths h0 and h1 with secant slopes d0 and d1:
+ * their weighted harmonic mean, 0 at an extremum (Fritsch-Butland, as scipy's PCHIP). */
+static double pchip_slope(double h0, double d0, double h1, double d1) {
+    if (d0 * d1 <= 0.0) return 0.0;
+    const double w0 = 2.0 * h1 + h0, w1 = h1 + 2.0 * h0;
+    return (w0 + w1) / (w0 / d0 + w1 / d1);
+}
+
 double delay_value(const ModelData *m, size_t k, double at) {
     const DelayHistory *h = &m->delays[k];
     if (h->count == 0) return NAN; /* the runtime records before any evaluation reads it */
@@ -58,22 +66,22 @@ double delay_value(const ModelData *m, size_t k, double at) {
         return record_value(h, j);
     }
     if (low == 0) return record_value(h, 0);
-    /* the cubic through the records around `at` (fewer where a jump, two records at one
-     * time, or an end of the history is near), in Newton's form from the record before `at`:
-     * constant records give their value exactly (integer() of a delayed Integer) */
-    size_t nodes[4] = {low - 1, low, 0, 0}, n = 2;
-    if (low >= 2 && record_time(h, low - 1) - record_time(h, low - 2) > resolution) nodes[n++] = low - 2;
-    if (low + 1 < h->count && record_time(h, low + 1) - record_time(h, low) > resolution) nodes[n++] = low + 1;
-    double x[4], d[4];
-    for (size_t i = 0; i < n; i++) {
-        x[i] = record_time(h, nodes[i]);
-        d[i] = record_value(h, nodes[i]);
+    /* the monotone cubic (PCHIP) on the interval around `at`: slopes from the neighbouring
+     * records (none across a jump, two records at one time, or the ends of the history) */
+    const double t0 = record_time(h, low - 1), v0 = record_value(h, low - 1);
+    const double step = t - t0, secant = (record_value(h, low) - v0) / step;
+    double left = secant, right = secant;
+    if (low >= 2 && t0 - record_time(h, low - 2) > resolution) {
+        const double before = t0 - record_time(h, low - 2);
+        left = pchip_slope(before, (v0 - record_value(h, low - 2)) / before, step, secant);
     }
-    for (size_t j = 1; j < n; j++) /* divided differences */
-        for (size_t i = n - 1; i >= j; i--) d[i] = (d[i] - d[i - 1]) / (x[i] - x[i - j]);
-    double result = d[n - 1];
-    for (size_t i = n - 1; i-- > 0;) result = result * (at - x[i]) + d[i];
-    return result;
+    if (low + 1 < h->count && record_time(h, low + 1) - t > resolution) {
+        const double after = record_time(h, low + 1) - t;
+        right = pchip_slope(step, secant, after, (record_value(h, low + 1) - record_value(h, low)) / after);
+    }
+    const double s = (at - t0) / step;
+    return v0 + (record_value(h, low) - v0) * s * s * (3.0 - 2.0 * s)
+           + step * s * (left * (s - 1.0) * (s - 1.0) + right * s * (s - 1.0));
 }
 
 /* ---- algebraic loops ---- */

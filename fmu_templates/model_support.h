@@ -88,7 +88,7 @@ double instant_next(double t, double instant, double next);
  * at one instant: time + delayTime - delayTime may differ from time by a rounding error. */
 #define DELAY_TIME_RESOLUTION 1e-13
 /* The value delay() number k recorded for the time `at` (time - delayTime), interpolated by
- * the cubic through the two records before and the two after `at` (fewer at a jump: two
+ * the monotone cubic (PCHIP) between the records around `at` (linearly next to a jump: two
  * records at one instant); before the first record the first, after the last the last. At
  * an event's instant the value before the event, or after it in event mode and once the
  * event iteration at this time has settled. */

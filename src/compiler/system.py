@@ -217,10 +217,11 @@ class Delay:
     ``delay(index, time - delayTime)`` (``compiler.symbolic.delayed``), the value ``expr``
     had then. The runtime records ``expr`` after the initialization, at every accepted step
     and before and after every event iteration, keeping the history back to
-    ``time - delay_max``; between records the value is interpolated linearly, before the
+    ``time - delay_max``; between records the value is the monotone cubic (PCHIP), before the
     start time it is the first record (MLS 3.7.2.1: ``expr`` at the start), beyond the last
-    record the last one. At a time of two records (an event) the one before the event is
-    read outside event iterations, the one after it inside them. ``discrete``: ``expr``
+    record the last one. At a time of two records (an event) the one after the event is
+    read in event iterations and, at the time of the last one, after it; the one before
+    otherwise. ``discrete``: ``expr``
     changes only at events. During initialization ``delay(...)`` is ``expr`` itself.
     ``text`` is the call for messages."""
     index: int

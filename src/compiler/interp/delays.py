@@ -4,8 +4,9 @@ Input: the records the simulation loop takes (time, the delayed expressions' val
 delay times and maximum delay times). Output: the value ``delay(k, at)`` reads, the next
 time at which a recorded jump reappears, and the longest step lookups allow. The rules are
 those of ``compiler.system.Delay`` and fmu_templates/delays.c, model_support.c: records
-before and after every event (two at one instant), cubics through the records around a
-lookup (fewer at a jump), the first record before the history, the last beyond it.
+before and after every event (two at one instant), the monotone cubic (PCHIP) between the
+records around a lookup (linear next to a jump), the first record before the history, the
+last beyond it.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import math
 from compiler.interp.errors import SimulationError
 
 RESOLUTION = 1e-13   # relative: records closer in time are at one instant (model_support.h)
-RECORDS_PER_STEP = 3   # evenly spaced records an integrator step gives (cosimulation.c)
+RECORD_DEPTH = 10   # halvings of a step at most for the records inside it (delays.h)
 
 
 class DelayHistories:
@@ -61,21 +62,19 @@ class DelayHistories:
             return values[j]
         if low == 0:
             return values[0]
-        nodes = [low - 1, low]
-        if low >= 2 and times[low - 1] - times[low - 2] > resolution:
-            nodes.append(low - 2)
-        if low + 1 < len(times) and times[low + 1] - times[low] > resolution:
-            nodes.append(low + 1)
-        x = [times[i] for i in nodes]
-        d = [values[i] for i in nodes]
-        n = len(nodes)
-        for j in range(1, n):   # divided differences (Newton's form, as model_support.c)
-            for i in range(n - 1, j - 1, -1):
-                d[i] = (d[i] - d[i - 1]) / (x[i] - x[i - j])
-        result = d[n - 1]
-        for i in range(n - 2, -1, -1):
-            result = result * (at - x[i]) + d[i]
-        return result
+        t0, v0 = times[low - 1], values[low - 1]   # the monotone cubic, as model_support.c
+        step = t - t0
+        secant = (values[low] - v0) / step
+        left = right = secant
+        if low >= 2 and t0 - times[low - 2] > resolution:
+            before = t0 - times[low - 2]
+            left = _slope(before, (v0 - values[low - 2]) / before, step, secant)
+        if low + 1 < len(times) and times[low + 1] - t > resolution:
+            after = times[low + 1] - t
+            right = _slope(step, secant, after, (values[low + 1] - values[low]) / after)
+        s = (at - t0) / step
+        return v0 + (values[low] - v0) * s * s * (3.0 - 2.0 * s) + \
+            step * s * (left * (s - 1.0) * (s - 1.0) + right * s * (s - 1.0))
 
     def next_event(self, now: float) -> float:
         """The earliest time after ``now`` at which a jump (two records at one instant)
@@ -98,6 +97,14 @@ class DelayHistories:
         delays = [delay for item, delay in zip(self.delays, self.delay_times)
                   if not item.discrete and delay > 0.0]
         return min(delays, default=math.inf)
+
+
+def _slope(h0: float, d0: float, h1: float, d1: float) -> float:
+    """PCHIP's slope between intervals of lengths h0, h1 with secant slopes d0, d1."""
+    if d0 * d1 <= 0.0:
+        return 0.0
+    w0, w1 = 2.0 * h1 + h0, h1 + 2.0 * h0
+    return (w0 + w1) / (w0 / d0 + w1 / d1)
 
 
 def _push(times: list, values: list, t: float, value: float, most: float) -> None:

@@ -172,20 +172,25 @@ class ExecutableModel:
         self.run_indicators()
         self.run_others()
 
-    def record_delays(self, event_mode: bool = False, evaluate: bool = True) -> None:
-        """Record the delayed expressions at the current point (every value computed first
-        unless not ``evaluate``, lookups at an event's instant on its side ``event_mode``)."""
-        if not self.system.delays:
-            return
+    def delay_values(self, event_mode: bool = False, evaluate: bool = True) -> tuple:
+        """(values, delay times, maximum delay times) of the delayed expressions at the
+        current point (every value computed first unless not ``evaluate``, lookups at an
+        event's instant on its side ``event_mode``)."""
         histories = self.delays
         histories.event_mode = event_mode
         if evaluate:
             self.evaluate_all()
         inputs = self.delay_inputs()
         histories.event_mode = False
-        histories.record(self.v[0], inputs[0::3], inputs[1::3], inputs[2::3])
+        return inputs[0::3], inputs[1::3], inputs[2::3]
+
+    def record_delays(self, event_mode: bool = False, evaluate: bool = True) -> None:
+        """Record the delayed expressions at the current point (see ``delay_values``)."""
+        if not self.system.delays:
+            return
+        self.delays.record(self.v[0], *self.delay_values(event_mode, evaluate))
         if event_mode:
-            histories.settled = self.v[0]
+            self.delays.settled = self.v[0]
 
 
 def _values_function(code: BlockCode, name: str, exprs) -> None:

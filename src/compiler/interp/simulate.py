@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy.integrate import Radau
 
-from compiler.interp.delays import RECORDS_PER_STEP
+from compiler.interp.delays import RECORD_DEPTH
 from compiler.interp.errors import SimulationError
 from compiler.interp.model import ExecutableModel
 from compiler.interp.result import Result
@@ -136,9 +136,11 @@ class _Run:
         k = round((t - start) / interval)
         return k >= 0 and self._close(start + k * interval, t)
 
-    @staticmethod
-    def _close(a: float, b: float) -> bool:
-        return abs(a - b) <= TICK_TOLERANCE * max(1.0, abs(a), abs(b))
+    def _close(self, a: float, b: float) -> bool:
+        """The same instant up to TICK_TOLERANCE of the times, or of the span of a model
+        that runs for less than a second (nanoseconds of a transmission line)."""
+        return abs(a - b) <= TICK_TOLERANCE * max(min(1.0, self.stop - self.start),
+                                                  abs(a), abs(b))
 
     # ------------------------------------------------------------------------ integrate
     def _integrate(self, t: float, t_end: float):
@@ -174,14 +176,29 @@ class _Run:
         return solver.t, solver.y, False
 
     def _record_delays_inside(self, dense, t_old: float, t_new: float) -> None:
-        """Records of the delayed expressions inside a step (its end excluded), as the FMU
-        takes them on the dense output."""
-        if not self.model.system.delays:
+        """Records of the delayed expressions inside a step (its ends excluded), as the FMU
+        takes them on the dense output (fmu_templates/delays.h): the middle, and the middles
+        of halves where the line between their ends misses it by more than sqrt(rtol)."""
+        model = self.model
+        if not model.system.delays:
             return
-        for k in range(1, RECORDS_PER_STEP):
-            t = t_old + (t_new - t_old) * k / RECORDS_PER_STEP
-            self.model.set_point(t, dense(t))
-            self.model.record_delays()
+
+        def values(t):
+            model.set_point(t, dense(t))
+            return model.delay_values()
+
+        def halves(a, va, b, vb, depth):
+            m = 0.5 * (a + b)
+            vm = values(m)
+            fine = depth >= RECORD_DEPTH or all(
+                abs(x - 0.5 * (y + z)) <= math.sqrt(self.rtol) * max(abs(x), abs(y), abs(z))
+                for x, y, z in zip(vm[0], va[0], vb[0]))
+            if not fine:
+                halves(a, va, m, vm, depth + 1)
+            model.delays.record(m, *vm)
+            if not fine:
+                halves(m, vm, b, vb, depth + 1)
+        halves(t_old, values(t_old), t_new, values(t_new), 0)
 
     def _without_states(self, t: float, t_end: float):
         z_old = self._indicators(t, ())
