@@ -1,6 +1,6 @@
 /*
- * model_support.c -- sample instants and the solvers of algebraic loops for model code
- * (see model_support.h).
+ * model_support.c -- sample instants, delay histories and the solvers of algebraic loops for
+ * model code (see model_support.h).
  */
 #include <math.h>
 #include <string.h>
@@ -33,6 +33,66 @@ double sample_next(double t, double start, double interval) {
     const double k = fmax(0.0, floor((t - start) / interval) + 1.0);
     const double tick = start + k * interval;
     return same_instant(tick, t) ? start + (k + 1.0) * interval : tick;
+}
+
+double instant_next(double t, double instant, double next) {
+    return instant > t && !same_instant(instant, t) && instant < next ? instant : next;
+}
+
+/* ---- delay() histories ---- */
+
+static double record_time(const DelayHistory *h, size_t j) {
+    return h->time[(h->first + j) % h->capacity];
+}
+
+static double record_value(const DelayHistory *h, size_t j) {
+    return h->value[(h->first + j) % h->capacity];
+}
+
+/* The slope at a record between intervals of lengths h0 and h1 with secant slopes d0 and d1:
+ * their weighted harmonic mean, 0 at an extremum (Fritsch-Butland, as scipy's PCHIP). */
+static double pchip_slope(double h0, double d0, double h1, double d1) {
+    if (d0 * d1 <= 0.0) return 0.0;
+    const double w0 = 2.0 * h1 + h0, w1 = h1 + 2.0 * h0;
+    return (w0 + w1) / (w0 / d0 + w1 / d1);
+}
+
+double delay_value(const ModelData *m, size_t k, double at) {
+    const DelayHistory *h = &m->delays[k];
+    if (h->count == 0) return NAN; /* the runtime records before any evaluation reads it */
+    const double resolution = DELAY_TIME_RESOLUTION * fmax(fabs(m->time), fabs(at));
+    /* the first record not before `at` (within the resolution) */
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (record_time(h, middle) < at - resolution) low = middle + 1;
+        else high = middle;
+    }
+    if (low == h->count) return record_value(h, h->count - 1);
+    const double t = record_time(h, low);
+    if (t <= at + resolution) { /* at an instant of the history: after its event in event mode */
+        const bool after = m->event_mode || m->time <= h->settled;
+        size_t j = low;
+        while (after && j + 1 < h->count && record_time(h, j + 1) <= t + resolution) j++;
+        return record_value(h, j);
+    }
+    if (low == 0) return record_value(h, 0);
+    /* the monotone cubic (PCHIP) on the interval around `at`: slopes from the neighbouring
+     * records (none across a jump, two records at one time, or the ends of the history) */
+    const double t0 = record_time(h, low - 1), v0 = record_value(h, low - 1);
+    const double step = t - t0, secant = (record_value(h, low) - v0) / step;
+    double left = secant, right = secant;
+    if (low >= 2 && t0 - record_time(h, low - 2) > resolution) {
+        const double before = t0 - record_time(h, low - 2);
+        left = pchip_slope(before, (v0 - record_value(h, low - 2)) / before, step, secant);
+    }
+    if (low + 1 < h->count && record_time(h, low + 1) - t > resolution) {
+        const double after = record_time(h, low + 1) - t;
+        right = pchip_slope(step, secant, after, (record_value(h, low + 1) - record_value(h, low)) / after);
+    }
+    const double s = (at - t0) / step;
+    return v0 + (record_value(h, low) - v0) * s * s * (3.0 - 2.0 * s)
+           + step * s * (left * (s - 1.0) * (s - 1.0) + right * s * (s - 1.0));
 }
 
 /* ---- algebraic loops ---- */

@@ -81,6 +81,21 @@ double sample_next(double t, double start, double interval);
 bool sample_fires(double t, double start, double interval, double fired);
 double sample_fired(double t, double start, double interval, double fired);
 
+/* `next`, or `instant` where that comes earlier and after t (within the tolerance: passed). */
+double instant_next(double t, double instant, double next);
+
+/* ---- delay(expr, delayTime, delayMax) ---- */
+
+/* Records of a delay history closer in time than this (relative to the times involved) are
+ * at one instant: time + delayTime - delayTime may differ from time by a rounding error. */
+#define DELAY_TIME_RESOLUTION 1e-13
+/* The value delay() number k recorded for the time `at` (time - delayTime), interpolated by
+ * the monotone cubic (PCHIP) between the records around `at` (linearly next to a jump: two
+ * records at one instant); before the first record the first, after the last the last. At
+ * an event's instant the value before the event, or after it in event mode and once the
+ * event iteration at this time has settled. */
+double delay_value(const ModelData *m, size_t k, double at);
+
 /* ---- algebraic loops ----
  * The solvers log a failure naming the loop (`description`, e.g. "the nonlinear system for y
  * (Pendulum.mo:16:3)") and return StatusDiscard between events (the integrator then tries a

@@ -16,11 +16,13 @@ from compiler.system import Assignment, LinearBlock, NewtonBlock, Residual
 class BlockBuilder:
     """Makes blocks; ``differentiable`` are the names partials are taken for."""
 
-    def __init__(self, differentiable, types: dict, assignment_partials: bool = True):
+    def __init__(self, differentiable, types: dict, assignment_partials: bool = True,
+                 calls=None):
         self.differentiable = differentiable
         self.types = types
         self.memo: dict = {}
         self.assignment_partials = assignment_partials  # also for assignments outside loops
+        self.calls = calls   # derivatives of user-function calls (causalize.derivatives)
 
     def block(self, equations: list, unknowns: list[str]):
         """The block of a component with continuous unknowns only (loops through discrete
@@ -74,7 +76,7 @@ class BlockBuilder:
         try:
             for name in sorted(expr.variables()):
                 if name in self.differentiable:
-                    derivative = diff(expr, name, self.memo.setdefault(name, {}))
+                    derivative = diff(expr, name, self.memo.setdefault(name, {}), self.calls)
                     if not is_const(derivative, 0):
                         result.append((name, derivative))
         except NotDifferentiable:

@@ -15,7 +15,7 @@ from compiler.causalize.dae import Dae, with_changes
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.start import start_environment
 from compiler.errors import listed
-from compiler.symbolic import diff
+from compiler.symbolic import NotDifferentiable, diff
 from compiler.symbolic.evaluate import EvaluationError, evaluate
 
 _SELECT_RANK = {"never": 0, "avoid": 1, "": 2, "default": 2, "prefer": 3, "always": 4}
@@ -90,8 +90,9 @@ def _row(problem, k: int, families, env, memo) -> dict[int, float]:
         if top not in names:
             continue
         try:
-            value = float(evaluate(diff(residual, top, memo.setdefault(top, {})), env))
-        except (EvaluationError, TypeError, ValueError):
+            value = float(evaluate(diff(residual, top, memo.setdefault(top, {}),
+                                        problem.calls), env))
+        except (EvaluationError, TypeError, ValueError, NotDifferentiable):
             value = math.nan
         row[j] = 1.0 if math.isnan(value) else value
     return row

@@ -119,6 +119,7 @@ class _Module:
                           ["CHECK(indicator_blocks(m));"] + indicator_lines(self.context, system)
                           if system.relations else ["(void)z;"]),
             self._event_update(),
+            self._delays(),
             jacobian,
         ]
         code = self.context.functions
@@ -260,6 +261,25 @@ class _Module:
             "/* One event iteration (pre values hold the values before it): blocks, relations,\n"
             " * blocks again, when-clauses, asserts; then whether discrete values changed. */",
             "Status model_event_update(ModelData *m, EventUpdate *update)", lines)
+
+    def _delays(self) -> str:
+        """model_delays (model.h): what the runtime records for each delay()."""
+        if not self.system.delays:
+            return ""
+        writer = self.context.writer()
+        lines = []
+        for item in self.system.delays:
+            k = item.index
+            for target, expr in (("value", item.expr), ("delay_time", item.delay_time),
+                                 ("delay_max", item.delay_max)):
+                text = writer.text(expr)
+                lines.extend(writer.take_lines())
+                lines.append(f"{target}[{k}] = {text};")
+            lines[-1] += f" /* {item.text} */"
+        return function_text(
+            "/* delay(): the values to record, the delay times and the maximum delay times */",
+            "Status model_delays(ModelData *m, double value[], double delay_time[], "
+            "double delay_max[])", lines)
 
     def _jacobian(self) -> str:
         signature = "Status model_jacobian(ModelData *m, double values[])"

@@ -104,6 +104,9 @@ def _used_functions(functions: dict, model_parts) -> tuple:
             if type(node) is flat.Call and node.name in functions and node.name not in used:
                 used.add(node.name)
                 pending.append(functions[node.name])
+                # index reduction may call the derivative functions
+                pending.append([flat.Call(item.name, ())
+                                for item in functions[node.name].derivatives])
     return tuple(function for name, function in functions.items() if name in used)
 
 

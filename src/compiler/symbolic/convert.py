@@ -18,7 +18,6 @@ _ARITHMETIC = {"+": add, "-": sub, "*": mul, "/": div, "^": power, "and": and_, 
 _RELATIONS = ("<", "<=", ">", ">=", "==", "<>")
 EVENT_FUNCTIONS = ("floor", "ceil", "integer", "div", "mod", "rem")
 _UNSUPPORTED = {
-    "delay": "delay() is not supported",
     "cardinality": "cardinality() is not supported",
 }
 
@@ -40,6 +39,10 @@ class Hooks:
     def derivative(self, expr):
         """``der(expr)`` of a converted expression."""
         raise ConversionError("der() is not allowed here")
+
+    def delay(self, expr, delay_time, delay_max):
+        """``delay(expr, delay_time, delay_max)`` of converted expressions."""
+        raise ConversionError("delay() is not allowed here")
 
     def event_function(self, name: str, args: tuple, events: bool):
         """``floor``, ``ceil``, ``integer``, ``div``, ``mod`` or ``rem``: functions that
@@ -188,6 +191,11 @@ def _semi_linear(self, args, events):
     return if_(relation(">=", x, ZERO), mul(k1, x), mul(k2, x))
 
 
+def _delay(self, args, events):
+    expr, delay_time, delay_max = (self.convert(arg, events) for arg in args)
+    return self.hooks.delay(expr, delay_time, delay_max)
+
+
 def _sample(self, args, events):
     return self.hooks.sample(self.convert(args[0], False), self.convert(args[1], False))
 
@@ -195,6 +203,7 @@ def _sample(self, args, events):
 _SPECIAL = {
     "der": _der, "pre": _pre, "edge": _edge, "change": _change, "noEvent": _no_event,
     "smooth": _smooth, "homotopy": _homotopy, "semiLinear": _semi_linear, "sample": _sample,
+    "delay": _delay,
     "initial": lambda self, args, events: initial(),
     "terminal": lambda self, args, events: terminal(),
 }

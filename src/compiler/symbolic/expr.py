@@ -385,6 +385,13 @@ def pre_var(node: Var) -> Op:
     return _op("pre", (node,), node.type)
 
 
+def delayed(index: int, at: Expr) -> Op:
+    """What delay() number ``index`` (``compiler.system.Delay``) recorded for the time
+    ``at`` (``time - delayTime``): it reads the history of the delayed expression, not its
+    current value, so the variables it reads are those of ``at``."""
+    return _op("delay", (const(index), at), REAL)
+
+
 def initial() -> Op:
     return _op("initial", (), BOOLEAN)
 
