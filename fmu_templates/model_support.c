@@ -3,6 +3,7 @@
  * (see model_support.h).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_support.h"
@@ -44,6 +45,93 @@ Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
     CHECK(factor_linear(m, n, a, pivot, description));
     dense_lu_solve(n, a, pivot, b);
     return StatusOK;
+}
+
+/* A pivot below this fraction of the largest entry counts as zero in a singular system, and
+ * an equation it leaves over must hold within this fraction of the values' scale. */
+#define RANK_TOLERANCE 1e-12
+#define CONSISTENCY_TOLERANCE 1e-9
+
+static double largest(size_t count, const double *v) {
+    double found = 0.0;
+    for (size_t k = 0; k < count; k++) found = fmax(found, fabs(v[k]));
+    return found;
+}
+
+/* dx with A dx = r for a singular A (row-major, overwritten): Gaussian elimination with
+ * complete pivoting until the pivots vanish; the unknowns left without one keep dx = 0, the
+ * equations left over must hold (|r| small). `y` and `order` hold n values each. */
+static bool solve_singular(size_t n, double *a, double *r, double *dx, double *y, size_t *order, double scale) {
+    const double tiny = RANK_TOLERANCE * largest(n * n, a);
+    for (size_t j = 0; j < n; j++) order[j] = j; /* column k holds unknown order[k] */
+    size_t rank = 0;
+    for (; rank < n; rank++) {
+        size_t row = rank, column = rank;
+        double best = 0.0;
+        for (size_t i = rank; i < n; i++)
+            for (size_t j = rank; j < n; j++)
+                if (fabs(a[i * n + j]) > best) best = fabs(a[i * n + j]), row = i, column = j;
+        if (!(best > tiny)) break;
+        for (size_t j = 0; j < n; j++) { /* rows rank <-> row */
+            const double t = a[rank * n + j];
+            a[rank * n + j] = a[row * n + j], a[row * n + j] = t;
+        }
+        const double t = r[rank];
+        r[rank] = r[row], r[row] = t;
+        for (size_t i = 0; i < n; i++) { /* columns rank <-> column */
+            const double u = a[i * n + rank];
+            a[i * n + rank] = a[i * n + column], a[i * n + column] = u;
+        }
+        const size_t o = order[rank];
+        order[rank] = order[column], order[column] = o;
+        for (size_t i = rank + 1; i < n; i++) {
+            const double factor = a[i * n + rank] / a[rank * n + rank];
+            if (factor == 0.0) continue;
+            for (size_t j = rank; j < n; j++) a[i * n + j] -= factor * a[rank * n + j];
+            r[i] -= factor * r[rank];
+        }
+    }
+    for (size_t i = rank; i < n; i++)
+        if (!(fabs(r[i]) <= CONSISTENCY_TOLERANCE * scale)) return false;
+    for (size_t k = rank; k < n; k++) y[k] = 0.0;
+    for (size_t k = rank; k-- > 0;) {
+        double sum = r[k];
+        for (size_t j = k + 1; j < rank; j++) sum -= a[k * n + j] * y[j];
+        y[k] = sum / a[k * n + k];
+    }
+    for (size_t k = 0; k < n; k++) dx[order[k]] = y[k];
+    return true;
+}
+
+Status solve_linear_near(ModelData *m, size_t n, double *a, double *b, const double *x0, size_t *pivot,
+                         const char *description) {
+    double *copy = malloc((n * n + 3 * n) * sizeof(double));
+    if (!copy) {
+        model_log(m, StatusFatal, "logStatusFatal", "out of memory for %s", description);
+        return StatusFatal;
+    }
+    memcpy(copy, a, n * n * sizeof(double));
+    double *r = copy + n * n, *dx = r + n, *y = dx + n;
+    memcpy(r, b, n * sizeof(double));
+    if (!dense_lu_factor(n, a, pivot)) {
+        dense_lu_solve(n, a, pivot, b);
+        free(copy);
+        return StatusOK;
+    }
+    /* r = b - A x0, the change dx from the guess solves A dx = r */
+    const double scale = 1.0 + largest(n, b) + largest(n * n, copy) * largest(n, x0);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) r[i] -= copy[i * n + j] * x0[j];
+    const bool solved = solve_singular(n, copy, r, dx, y, pivot, scale);
+    if (solved)
+        for (size_t j = 0; j < n; j++) b[j] = x0[j] + dx[j];
+    free(copy);
+    if (solved) return StatusOK;
+    const Status status = failure(m);
+    model_log(m, status, "logSingularLinearSystems",
+              "singular linear system (its equations contradict each other) in %s at t = %.17g",
+              description, m->time);
+    return status;
 }
 
 /* Newton's constants, as in compiler/interp/solvers.py */

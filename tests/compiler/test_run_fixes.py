@@ -163,3 +163,28 @@ def test_a_capacitance_zero_for_good_leaves_no_state():
     result = run("FixedZeros.Divider", step_size=0.1, record=[f"{component}.c.v"])
     t = result.values["time"]
     assert np.allclose(result.values[f"{component}.c.v"], np.sin(t) * 3 / 4, rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------------ singular, consistent
+@pytest.mark.parametrize("engine", ["fmu", "interpreter"])
+def test_an_enthalpy_left_free_by_zero_flow_keeps_its_guess(engine):
+    # H = semiLinear(m, h_in, h_a) = semiLinear(m, h_a, T): while m = 0 the linear system
+    # of H and h_a is singular but its equations agree; h_a stays at its start value (3)
+    # and H = 0. Then h_a = h_in = 10 and der(T) = m (10 - T): T = 10 - 9 exp(-(t-1/2)^2/2)
+    component = "RunFixes_ZeroFlow_Pipe"
+    if engine == "fmu":
+        result = run("ZeroFlow.Pipe", step_size=0.05,
+                     record=[f"{component}.h_a", f"{component}.T"])
+        t = result.values["time"]
+        h_a, T = result.values[f"{component}.h_a"], result.values[f"{component}.T"]
+    else:
+        from compiler.api import flatten_model
+        from compiler.causalize import causalize
+        from compiler.interp import simulate_reference
+        system = causalize(flatten_model(RUN_FIXES, "RunFixes.ZeroFlow.Pipe", environ={}))
+        result = simulate_reference(system, interval=0.05, rtol=1e-10, atol=1e-12)
+        t, h_a, T = result.time, result["h_a"], result["T"]
+    before, after = t < 0.499, t > 0.501
+    assert np.all(h_a[before] == 3.0) and np.allclose(h_a[after], 10.0, rtol=1e-12)
+    exact = np.where(t < 0.5, 1.0, 10 - 9 * np.exp(-np.maximum(t - 0.5, 0) ** 2 / 2))
+    assert np.allclose(T, exact, rtol=0, atol=1e-6)

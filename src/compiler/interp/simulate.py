@@ -22,6 +22,7 @@ RELATION_PASSES = 20          # switches of the relations within one event itera
 MAX_EVENTS = 20_000           # more means chattering (a Zeno model), not a result
 BISECTION_TOLERANCE = 1e-13   # relative width of the bracket around a crossing
 TICK_TOLERANCE = 1e-9         # relative tolerance of sample instants
+DIFFERENCE_STEP = 1e-7        # of a Jacobian by differences (where the analytic one fails)
 
 
 def simulate_reference(system: System, stop: float | None = None, start: float | None = None,
@@ -174,7 +175,23 @@ class _Run:
         model = self.model
         model.set_point(t, y)
         model.run_derivatives()
-        return model.derivative_jacobian()
+        try:
+            return model.derivative_jacobian()
+        except np.linalg.LinAlgError:
+            # a loop singular at this point (whose solution holds): differences, as the
+            # generated C does
+            return self._difference_jacobian(t, y)
+
+    def _difference_jacobian(self, t, y):
+        f = self._derivatives(t, y)
+        columns = []
+        for j in range(len(y)):
+            step = DIFFERENCE_STEP * max(1.0, abs(y[j]))
+            shifted = np.array(y, dtype=float)
+            shifted[j] += step
+            columns.append((self._derivatives(t, shifted) - f) / step)
+        self._derivatives(t, y)
+        return np.column_stack(columns)
 
     def _indicators(self, t, y) -> list[float]:
         model = self.model

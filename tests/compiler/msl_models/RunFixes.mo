@@ -148,4 +148,19 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end Divider;
   end FixedZeros;
+  package ZeroFlow "semiLinear at zero flow: the enthalpy between two connections is free"
+    model Pipe "inflow of enthalpy h_in through a port a into a mixed volume of temperature T"
+      parameter Real h_in = 10;
+      Real m "mass flow: 0 until t = 0.5";
+      Real H "enthalpy flow";
+      Real h_a(start = 3) "enthalpy at port a: any value while nothing flows";
+      Real T(start = 1, fixed = true);
+    equation
+      m = if time < 0.5 then 0 else time - 0.5;
+      H = semiLinear(m, h_in, h_a);
+      H = semiLinear(m, h_a, T);
+      der(T) = H - m*T;
+      annotation(experiment(StopTime = 1.5));
+    end Pipe;
+  end ZeroFlow;
 end RunFixes;
