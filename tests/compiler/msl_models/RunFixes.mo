@@ -163,4 +163,18 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1.5));
     end Pipe;
   end ZeroFlow;
+  package StartSingular "Index reduction whose constraint is singular at the start values"
+    model Hyperbola "x1 x2 = 1 with der(x1) = x1: x1 = exp(t), x2 = exp(-t), v2 = -exp(-t)"
+      Real x1 "start 0: the constraint's Jacobian (x2, x1) is 0 there";
+      Real x2;
+      Real v2;
+    initial equation
+      x1 = 1;
+    equation
+      der(x1) = x1;
+      der(x2) = v2;
+      x1*x2 = 1;
+      annotation(experiment(StopTime = 1));
+    end Hyperbola;
+  end StartSingular;
 end RunFixes;
