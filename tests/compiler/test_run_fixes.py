@@ -206,3 +206,11 @@ def test_states_are_chosen_near_start_values_where_the_constraint_is_singular():
     assert np.allclose(result.values[f"{component}.x1"], np.exp(t), rtol=1e-5)
     assert np.allclose(result.values[f"{component}.x2"], np.exp(-t), rtol=1e-5)
     assert np.allclose(result.values[f"{component}.v2"], -np.exp(-t), rtol=1e-5)
+
+
+# ------------------------------------------------------------------------------ reciprocal
+def test_an_unknown_read_only_as_a_divisor_is_solved_for_explicitly():
+    component = "RunFixes_Reciprocal_Permeance"
+    result = run("Reciprocal.Permeance", step_size=0.1, record=[f"{component}.G_m"])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.G_m"], 1 / (2 + t), rtol=1e-14)

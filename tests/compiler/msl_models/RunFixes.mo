@@ -177,4 +177,13 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end Hyperbola;
   end StartSingular;
+  package Reciprocal "An equation that reads its unknown only as a divisor"
+    model Permeance "R_m = 1/G_m: Newton from G_m = 0 met 1/0"
+      Real R_m = 2 + time "reluctance";
+      Real G_m "permeance";
+    equation
+      R_m = 1/G_m;
+      annotation(experiment(StopTime = 1));
+    end Permeance;
+  end Reciprocal;
 end RunFixes;
