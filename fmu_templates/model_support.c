@@ -197,11 +197,33 @@ typedef enum { NewtonConverged, NewtonStalled, NewtonSingular } NewtonEnd;
 
 /* Newton's iteration from x; *norm ends as the residual norm at x. Returns the failure of an
  * evaluation, else StatusOK with *end telling whether it converged. */
+/* Row weights of the residuals for the line search: 1 / max_j |J_ij| w_j, with w_j = |x_j|
+ * (1 where x_j = 0), so that each residual counts by how much its variables move it. An
+ * equation in 1/tau with tau ~ 1e-5 (a lightning impulse's time constants) otherwise
+ * outweighs the others by 1e5 and the line search accepts only steps that serve it. */
+static void residual_weights(size_t n, const double *jacobian, const double *x, double *weight) {
+    for (size_t i = 0; i < n; i++) {
+        double largest = 0.0;
+        for (size_t j = 0; j < n; j++)
+            largest = fmax(largest, fabs(jacobian[i * n + j]) * (x[j] != 0.0 ? fabs(x[j]) : 1.0));
+        weight[i] = largest > 0.0 && isfinite(largest) ? 1.0 / largest : 1.0;
+    }
+}
+
+static double weighted_norm(size_t n, const double *r, const double *weight) {
+    double norm = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        const double value = fabs(r[k]) * weight[k];
+        if (!(value <= norm)) norm = value; /* NaN propagates */
+    }
+    return isnan(norm) ? INFINITY : norm;
+}
+
 static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x, double *work,
                              size_t *pivot, double *norm, NewtonEnd *end) {
     const size_t n = system->n;
     double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
-    double *jacobian = work + 4 * n;
+    double *weight = work + 4 * n, *jacobian = work + 5 * n;
     double norm_trial = 0.0;
     *end = NewtonConverged;
     CHECK(residual_norm(m, system, x, r, false, norm));
@@ -209,17 +231,20 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         if (*norm == 0.0) return StatusOK;
         CHECK(system->jacobian ? system->jacobian(m, jacobian)
                                : differences(m, system, x, r, r_trial, jacobian));
+        residual_weights(n, jacobian, x, weight);
         if (dense_lu_factor(n, jacobian, pivot)) {
             *end = NewtonSingular;
             return StatusOK;
         }
         for (size_t k = 0; k < n; k++) step[k] = -r[k];
         dense_lu_solve(n, jacobian, pivot, step);
+        const double merit = weighted_norm(n, r, weight);
         double factor = 1.0;
         for (;;) {
             for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
             CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
-            if (norm_trial < *norm || factor < MIN_DAMPING) break;
+            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) break;
+            if (factor < MIN_DAMPING) break;
             factor *= 0.5;
         }
         if (!isfinite(norm_trial)) break;

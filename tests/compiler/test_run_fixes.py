@@ -214,3 +214,35 @@ def test_an_unknown_read_only_as_a_divisor_is_solved_for_explicitly():
     result = run("Reciprocal.Permeance", step_size=0.1, record=[f"{component}.G_m"])
     t = result.values["time"]
     assert np.allclose(result.values[f"{component}.G_m"], 1 / (2 + t), rtol=1e-14)
+
+
+# ------------------------------------------------------------------------ scaled residuals
+@pytest.mark.parametrize("engine", ["fmu", "interpreter"])
+def test_newton_weighs_residuals_of_different_scales_alike(engine):
+    # the slope equation is of order 1/b ~ 1e5 where the others are of order 1: the line
+    # search served it alone until the iteration stalled. The solution must satisfy the
+    # five conditions of the impulse.
+    names = ["a", "b", "eta", "tp", "t10"]
+    if engine == "fmu":
+        component = "RunFixes_Scaled_ImpulseFit"
+        result = run("Scaled.ImpulseFit", step_size=1e-4,
+                     record=[f"{component}.{name}" for name in names])
+        found = {name: result.values[f"{component}.{name}"][0] for name in names}
+    else:
+        from compiler.api import flatten_model
+        from compiler.causalize import causalize
+        from compiler.interp import simulate_reference
+        system = causalize(flatten_model(RUN_FIXES, "RunFixes.Scaled.ImpulseFit", environ={}))
+        result = simulate_reference(system, interval=1e-4)
+        found = {name: result[name][0] for name in names}
+    a, b, eta, tp, t10 = (found[name] for name in names)
+    rise, tail = 10e-6, 350e-6
+
+    def shape(t):
+        return np.exp(-t / a) - np.exp(-t / b)
+    assert np.exp(-tp / a) / a == pytest.approx(np.exp(-tp / b) / b, rel=1e-9)
+    assert shape(tp) == pytest.approx(eta, rel=1e-12)
+    assert shape(t10) == pytest.approx(0.1 * eta, rel=1e-9)
+    assert shape(t10 + 0.8 * rise) == pytest.approx(0.9 * eta, rel=1e-9)
+    assert shape(t10 - 0.1 * rise + tail) == pytest.approx(0.5 * eta, rel=1e-9)
+    assert 0 < b < tp < a  # the physical solution: a rise, a peak, a tail

@@ -109,17 +109,20 @@ def newton(v, slots, residual, jacobian, describe):
             return
         matrix = jacobian(v) if jacobian is not None else _differences(v, slots, x, r,
                                                                         residual, describe)
+        weight = _residual_weights(np.asarray(matrix, dtype=float), x)
         try:
             step = np.linalg.solve(matrix, -r)
         except np.linalg.LinAlgError:
             raise SimulationError(f"singular Jacobian in Newton iteration of {describe()} "
                                   f"at {_values(x)}") from None
+        merit = _weighted_norm(r, weight)
         factor = 1.0
         while True:
             trial = x + factor * step
             r_trial = _residual(v, slots, trial, residual, describe, trial=True)
             norm_trial = float(np.max(np.abs(r_trial)))
-            if norm_trial < norm or factor < MIN_DAMPING:
+            if (math.isfinite(norm_trial) and _weighted_norm(r_trial, weight) < merit) or \
+                    factor < MIN_DAMPING:
                 break
             factor *= 0.5
         if not math.isfinite(norm_trial):
@@ -131,6 +134,21 @@ def newton(v, slots, residual, jacobian, describe):
         return
     raise SimulationError(f"Newton iteration did not converge in {describe()} (residual "
                           f"{norm:.3g} at {_values(x)})")
+
+
+def _residual_weights(matrix, x):
+    """Row weights of the residuals for the line search, as in model_support.c:
+    1 / max_j |J_ij| w_j with w_j = |x_j| (1 where x_j = 0)."""
+    scale = np.where(x != 0.0, np.abs(x), 1.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        largest = np.max(np.abs(matrix) * scale[None, :], axis=1)
+    return np.where((largest > 0) & np.isfinite(largest), 1.0 / np.where(largest > 0, largest, 1.0),
+                    1.0)
+
+
+def _weighted_norm(r, weight) -> float:
+    value = float(np.max(np.abs(r) * weight)) if len(r) else 0.0
+    return value if not math.isnan(value) else math.inf
 
 
 def _scalar_newton(v, slot, residual, jacobian, describe) -> None:

@@ -186,4 +186,25 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end Permeance;
   end Reciprocal;
+  package Scaled "A Newton system whose residuals differ in scale by 1e5"
+    model ImpulseFit "time constants a, b of y = (exp(-t/a) - exp(-t/b))/eta from a standard impulse's times"
+      parameter Real rise = 10e-6 "front time: 10 % to 90 % of the peak in 0.8 rise";
+      parameter Real tail = 350e-6 "time to half value, from the virtual origin";
+      parameter Real a(fixed = false, start = tail);
+      parameter Real b(fixed = false, start = rise);
+      parameter Real eta(fixed = false, start = 1) "peak of exp(-t/a) - exp(-t/b)";
+      parameter Real tp(fixed = false, start = 3.66e-5) "time of the peak";
+      parameter Real t10(fixed = false, start = 3.66e-7) "time of 10 % of the peak";
+      Real y;
+    initial equation
+      exp(-tp/a)/a = exp(-tp/b)/b "slope 0 at the peak: this residual is of order 1/b";
+      eta = exp(-tp/a) - exp(-tp/b);
+      0.1*eta = exp(-t10/a) - exp(-t10/b);
+      0.9*eta = exp(-(t10 + 0.8*rise)/a) - exp(-(t10 + 0.8*rise)/b);
+      0.5*eta = exp(-(t10 - 0.1*rise + tail)/a) - exp(-(t10 - 0.1*rise + tail)/b);
+    equation
+      y = (exp(-time/a) - exp(-time/b))/eta;
+      annotation(experiment(StopTime = 1e-3));
+    end ImpulseFit;
+  end Scaled;
 end RunFixes;
