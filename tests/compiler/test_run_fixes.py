@@ -246,3 +246,17 @@ def test_newton_weighs_residuals_of_different_scales_alike(engine):
     assert shape(t10 + 0.8 * rise) == pytest.approx(0.9 * eta, rel=1e-9)
     assert shape(t10 - 0.1 * rise + tail) == pytest.approx(0.5 * eta, rel=1e-9)
     assert 0 < b < tp < a  # the physical solution: a rise, a peak, a tail
+
+
+def test_a_quasi_static_inductor_for_good_leaves_no_state():
+    # v = if quasiStatic then 0 else L der(i) with final quasiStatic = true is v = 0
+    # (before, l.i was a state whose derivative nothing determined: the step size shrank
+    # to nothing at t = 0)
+    from compiler.api import flatten_model
+    from compiler.causalize import causalize
+    system = causalize(flatten_model(RUN_FIXES, "RunFixes.FixedZeros.QuasiStatic", environ={}))
+    assert system.states == ()
+    component = "RunFixes_FixedZeros_QuasiStatic"
+    result = run("FixedZeros.QuasiStatic", step_size=0.1, record=[f"{component}.l.i"])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.l.i"], np.sin(t) / 2, rtol=0, atol=1e-12)

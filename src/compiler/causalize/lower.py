@@ -13,7 +13,7 @@ from compiler import flat
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
 from compiler.causalize.errors import CausalizeError
-from compiler.causalize.fixed_zeros import fixed_zeros
+from compiler.causalize.fixed_values import fixed_values
 from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.steps import event_function
 from compiler.causalize.when import lower_when
@@ -134,7 +134,7 @@ class _Lowering:
         for item in self.model.variables:
             self.variables[item.name] = self._variable(item)
         initial: list = self._computed_parameters()
-        self.convert.values = fixed_zeros(self.variables)
+        self.convert.values = fixed_values(self.variables)
         for equation in self.model.equations:
             self._top(equation)
         for equation in self.model.initial_equations:

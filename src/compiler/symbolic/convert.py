@@ -56,7 +56,7 @@ class Converter:
         self.functions = {item.name: item for item in functions}
         self.hooks = hooks or Hooks()
         self.leaves: dict = {}   # flat Var and Const leaves already converted
-        self.values: dict = {}   # variables read as these constants (fixed zeros: lower)
+        self.values: dict = {}   # variables read as these constants (causalize.fixed_values)
 
     def __call__(self, node, events: bool = True):
         return self.convert(node, events)

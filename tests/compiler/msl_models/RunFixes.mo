@@ -147,6 +147,22 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       (u - c.v)/R1 = c.i + c.v/R2;
       annotation(experiment(StopTime = 1));
     end Divider;
+    model Inductor
+      parameter Boolean quasiStatic = false "neglect the transients";
+      parameter Real L = 1;
+      Real v;
+      Real i;
+    equation
+      v = if quasiStatic then 0 else L*der(i);
+    end Inductor;
+    model QuasiStatic "u through R into an inductor whose transients are neglected for good"
+      parameter Real R = 2;
+      Inductor l(final quasiStatic = true);
+      Real u = sin(time);
+    equation
+      u = R*l.i + l.v;
+      annotation(experiment(StopTime = 1));
+    end QuasiStatic;
   end FixedZeros;
   package ZeroFlow "semiLinear at zero flow: the enthalpy between two connections is free"
     model Pipe "inflow of enthalpy h_in through a port a into a mixed volume of temperature T"
