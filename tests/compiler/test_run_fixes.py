@@ -260,3 +260,22 @@ def test_a_quasi_static_inductor_for_good_leaves_no_state():
     result = run("FixedZeros.QuasiStatic", step_size=0.1, record=[f"{component}.l.i"])
     t = result.values["time"]
     assert np.allclose(result.values[f"{component}.l.i"], np.sin(t) / 2, rtol=0, atol=1e-12)
+
+
+# -------------------------------------------------------------------------------- homotopy
+@pytest.mark.parametrize("engine", ["fmu", "interpreter"])
+def test_homotopy_starts_the_initialization_from_the_simplified_equations(engine):
+    # vOut = homotopy(saturated gain, simplified = -Vsat): the actual equations have three
+    # solutions at vIn = 0 (+-Vsat and the unstable vOut = -2 vIn); Newton from vP = 0 found
+    # the unstable one, the simplified equations lead to -Vsat, where the output stays
+    component = "RunFixes_Homotopy_LowerStart"
+    if engine == "fmu":
+        result = run("Homotopy.LowerStart", step_size=0.01, record=[f"{component}.vOut"])
+        v_out = result.values[f"{component}.vOut"]
+    else:
+        from compiler.api import flatten_model
+        from compiler.causalize import causalize
+        from compiler.interp import simulate_reference
+        system = causalize(flatten_model(RUN_FIXES, "RunFixes.Homotopy.LowerStart", environ={}))
+        v_out = simulate_reference(system, interval=0.01)["vOut"]
+    assert np.allclose(v_out, -1.0, rtol=0, atol=1e-12)

@@ -21,7 +21,7 @@ from compiler.symbolic import (
     BOOLEAN, FALSE, REAL, TRUE, ZERO, NotDifferentiable, and_, function, if_, not_, or_,
     relation, sub, time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
-from compiler.system import Assertion, Relation, Sample
+from compiler.system import HOMOTOPY_FLAG, Assertion, Relation, Sample
 
 _EVENT_RELATIONS = ("<", "<=", ">", ">=")
 
@@ -49,6 +49,9 @@ class _EventHooks(Hooks):
         if events and self.lowering.is_continuous(*args):
             return event_function(self.lowering, name, args)
         return function(name, *args)
+
+    def homotopy(self, actual, simplified):
+        return self.lowering.homotopy(actual, simplified())
 
     def derivative(self, expr):
         try:
@@ -124,6 +127,16 @@ class _Lowering:
                                                      derivative_of=name, span=known.span)
             self.types[derivative] = REAL
         return var(derivative)
+
+    def homotopy(self, actual, simplified):
+        """``if $homotopy then simplified else actual`` (``HOMOTOPY_FLAG``)."""
+        if actual == simplified:
+            return actual
+        if HOMOTOPY_FLAG not in self.variables:
+            self.variables[HOMOTOPY_FLAG] = DaeVariable(HOMOTOPY_FLAG, BOOLEAN, PARAMETER,
+                                                        fixed=True, binding=FALSE, hidden=True)
+            self.types[HOMOTOPY_FLAG] = BOOLEAN
+        return if_(var(HOMOTOPY_FLAG, BOOLEAN), simplified, actual)
 
     def hidden_variable(self, name: str, type_: str = BOOLEAN) -> None:
         self.variables[name] = DaeVariable(name, type_, DISCRETE, hidden=True, span=self.span)

@@ -15,7 +15,7 @@ from scipy.integrate import Radau
 from compiler.interp.errors import SimulationError
 from compiler.interp.model import ExecutableModel
 from compiler.interp.result import Result
-from compiler.system import EVENT_HYSTERESIS, System
+from compiler.system import EVENT_HYSTERESIS, HOMOTOPY_FLAG, System
 
 MAX_EVENT_ITERATIONS = 100
 RELATION_PASSES = 20          # switches of the relations within one event iteration (model.h)
@@ -95,6 +95,16 @@ class _Run:
         model.set_point(t, [model.v[slot] for slot in model.state_slots])
         for slot, _, _ in self.samples:
             model.v[slot] = False
+        homotopy = model.slots.get(HOMOTOPY_FLAG)
+        if homotopy is not None:
+            # the simplified equations first, their solution the guess for the actual ones
+            # (as model_initialize does); where they fail, the actual ones start as they are
+            model.v[homotopy] = True
+            try:
+                model.run_initial()
+            except SimulationError:
+                pass
+            model.v[homotopy] = False
         model.run_initial()
         for slot, value in zip(model.relation_slots, model.raw_relations()):
             model.v[slot] = bool(value)

@@ -41,6 +41,11 @@ class Hooks:
         """``der(expr)`` of a converted expression."""
         raise ConversionError("der() is not allowed here")
 
+    def homotopy(self, actual, simplified):
+        """``homotopy(actual, simplified())``: the actual expression unless the stage solves
+        the initialization from the simplified one first."""
+        return actual
+
     def event_function(self, name: str, args: tuple, events: bool):
         """``floor``, ``ceil``, ``integer``, ``div``, ``mod`` or ``rem``: functions that
         change only at events in a continuous context."""
@@ -180,7 +185,8 @@ def _smooth(self, args, events):
 
 
 def _homotopy(self, args, events):
-    return self.convert(args[0], events)
+    actual = self.convert(args[0], events)
+    return self.hooks.homotopy(actual, lambda: self.convert(args[1], events))
 
 
 def _semi_linear(self, args, events):

@@ -223,4 +223,22 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1e-3));
     end ImpulseFit;
   end Scaled;
+  package Homotopy "homotopy() at initialization: the simplified equations choose the solution"
+    model LowerStart "a Schmitt trigger whose input stays inside its hysteresis: two stable outputs"
+      parameter Real R1 = 1;
+      parameter Real R2 = 2;
+      parameter Real V0 = 1e4;
+      parameter Real Vsat = 1;
+      Real vIn = 0.2*sin(2*3.141592653589793*time);
+      Real vP(start = 0);
+      Real vOut;
+      Real i;
+    equation
+      vIn - vP = R1*i;
+      vP - vOut = R2*i;
+      vOut = homotopy(actual = smooth(0, if V0*vP > Vsat then Vsat else if V0*vP < -Vsat then -Vsat else V0*vP),
+                      simplified = -Vsat);
+      annotation(experiment(StopTime = 1));
+    end LowerStart;
+  end Homotopy;
 end RunFixes;
