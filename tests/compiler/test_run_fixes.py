@@ -279,3 +279,17 @@ def test_homotopy_starts_the_initialization_from_the_simplified_equations(engine
         system = causalize(flatten_model(RUN_FIXES, "RunFixes.Homotopy.LowerStart", environ={}))
         v_out = simulate_reference(system, interval=0.01)["vOut"]
     assert np.allclose(v_out, -1.0, rtol=0, atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- inner outer
+def test_an_inner_outer_component_is_an_inner_of_its_own_for_the_components_within():
+    # MLS 5.4: c.root (gain 2) is the inner the leaf within c sees; c's own reference to
+    # root is the outer one, the top's root (gain 1). Before, c.leaf saw the top's root too.
+    component = "RunFixes_InnerOuter_Top"
+    names = ["c.root.x", "c.leaf.y", "c.z", "leaf.y"]
+    result = run("InnerOuter.Top", step_size=0.25, record=[f"{component}.{n}" for n in names])
+    t = result.values["time"]
+    assert np.allclose(result.values[f"{component}.c.root.x"], 2 * t, rtol=0, atol=1e-14)
+    assert np.allclose(result.values[f"{component}.c.leaf.y"], 2 * t, rtol=0, atol=1e-14)
+    assert np.allclose(result.values[f"{component}.c.z"], t, rtol=0, atol=1e-14)
+    assert np.allclose(result.values[f"{component}.leaf.y"], t, rtol=0, atol=1e-14)

@@ -241,4 +241,27 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       annotation(experiment(StopTime = 1));
     end LowerStart;
   end Homotopy;
+  package InnerOuter "inner outer: an inner of its own for the components within, an outer for itself"
+    model Root
+      parameter Real gain = 1;
+      Real x;
+    equation
+      x = gain*time;
+    end Root;
+    model Leaf
+      outer Root root;
+      Real y = root.x;
+    end Leaf;
+    model Composite
+      inner outer Root root(gain = 2) "the leaf within sees this one";
+      Leaf leaf;
+      Real z = root.x "this one's own reference: the enclosing inner";
+    end Composite;
+    model Top
+      inner Root root(gain = 1);
+      Composite c;
+      Leaf leaf;
+      annotation(experiment(StopTime = 1));
+    end Top;
+  end InnerOuter;
 end RunFixes;
