@@ -3,6 +3,7 @@
  * model code (see model_support.h).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_support.h"
@@ -117,6 +118,93 @@ Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
     return StatusOK;
 }
 
+/* A pivot below this fraction of the largest entry counts as zero in a singular system, and
+ * an equation it leaves over must hold within this fraction of the values' scale. */
+#define RANK_TOLERANCE 1e-12
+#define CONSISTENCY_TOLERANCE 1e-9
+
+static double largest(size_t count, const double *v) {
+    double found = 0.0;
+    for (size_t k = 0; k < count; k++) found = fmax(found, fabs(v[k]));
+    return found;
+}
+
+/* dx with A dx = r for a singular A (row-major, overwritten): Gaussian elimination with
+ * complete pivoting until the pivots vanish; the unknowns left without one keep dx = 0, the
+ * equations left over must hold (|r| small). `y` and `order` hold n values each. */
+static bool solve_singular(size_t n, double *a, double *r, double *dx, double *y, size_t *order, double scale) {
+    const double tiny = RANK_TOLERANCE * largest(n * n, a);
+    for (size_t j = 0; j < n; j++) order[j] = j; /* column k holds unknown order[k] */
+    size_t rank = 0;
+    for (; rank < n; rank++) {
+        size_t row = rank, column = rank;
+        double best = 0.0;
+        for (size_t i = rank; i < n; i++)
+            for (size_t j = rank; j < n; j++)
+                if (fabs(a[i * n + j]) > best) best = fabs(a[i * n + j]), row = i, column = j;
+        if (!(best > tiny)) break;
+        for (size_t j = 0; j < n; j++) { /* rows rank <-> row */
+            const double t = a[rank * n + j];
+            a[rank * n + j] = a[row * n + j], a[row * n + j] = t;
+        }
+        const double t = r[rank];
+        r[rank] = r[row], r[row] = t;
+        for (size_t i = 0; i < n; i++) { /* columns rank <-> column */
+            const double u = a[i * n + rank];
+            a[i * n + rank] = a[i * n + column], a[i * n + column] = u;
+        }
+        const size_t o = order[rank];
+        order[rank] = order[column], order[column] = o;
+        for (size_t i = rank + 1; i < n; i++) {
+            const double factor = a[i * n + rank] / a[rank * n + rank];
+            if (factor == 0.0) continue;
+            for (size_t j = rank; j < n; j++) a[i * n + j] -= factor * a[rank * n + j];
+            r[i] -= factor * r[rank];
+        }
+    }
+    for (size_t i = rank; i < n; i++)
+        if (!(fabs(r[i]) <= CONSISTENCY_TOLERANCE * scale)) return false;
+    for (size_t k = rank; k < n; k++) y[k] = 0.0;
+    for (size_t k = rank; k-- > 0;) {
+        double sum = r[k];
+        for (size_t j = k + 1; j < rank; j++) sum -= a[k * n + j] * y[j];
+        y[k] = sum / a[k * n + k];
+    }
+    for (size_t k = 0; k < n; k++) dx[order[k]] = y[k];
+    return true;
+}
+
+Status solve_linear_near(ModelData *m, size_t n, double *a, double *b, const double *x0, size_t *pivot,
+                         const char *description) {
+    double *copy = malloc((n * n + 3 * n) * sizeof(double));
+    if (!copy) {
+        model_log(m, StatusFatal, "logStatusFatal", "out of memory for %s", description);
+        return StatusFatal;
+    }
+    memcpy(copy, a, n * n * sizeof(double));
+    double *r = copy + n * n, *dx = r + n, *y = dx + n;
+    memcpy(r, b, n * sizeof(double));
+    if (!dense_lu_factor(n, a, pivot)) {
+        dense_lu_solve(n, a, pivot, b);
+        free(copy);
+        return StatusOK;
+    }
+    /* r = b - A x0, the change dx from the guess solves A dx = r */
+    const double scale = 1.0 + largest(n, b) + largest(n * n, copy) * largest(n, x0);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) r[i] -= copy[i * n + j] * x0[j];
+    const bool solved = solve_singular(n, copy, r, dx, y, pivot, scale);
+    if (solved)
+        for (size_t j = 0; j < n; j++) b[j] = x0[j] + dx[j];
+    free(copy);
+    if (solved) return StatusOK;
+    const Status status = failure(m);
+    model_log(m, status, "logSingularLinearSystems",
+              "singular linear system (its equations contradict each other) in %s at t = %.17g",
+              description, m->time);
+    return status;
+}
+
 /* Newton's constants, as in compiler/interp/solvers.py */
 #define NEWTON_TOLERANCE 1e-12    /* relative step size at which Newton stops */
 #define NEWTON_MAX_ITERATIONS 100
@@ -180,11 +268,33 @@ typedef enum { NewtonConverged, NewtonStalled, NewtonSingular } NewtonEnd;
 
 /* Newton's iteration from x; *norm ends as the residual norm at x. Returns the failure of an
  * evaluation, else StatusOK with *end telling whether it converged. */
+/* Row weights of the residuals for the line search: 1 / max_j |J_ij| w_j, with w_j = |x_j|
+ * (1 where x_j = 0), so that each residual counts by how much its variables move it. An
+ * equation in 1/tau with tau ~ 1e-5 (a lightning impulse's time constants) otherwise
+ * outweighs the others by 1e5 and the line search accepts only steps that serve it. */
+static void residual_weights(size_t n, const double *jacobian, const double *x, double *weight) {
+    for (size_t i = 0; i < n; i++) {
+        double largest = 0.0;
+        for (size_t j = 0; j < n; j++)
+            largest = fmax(largest, fabs(jacobian[i * n + j]) * (x[j] != 0.0 ? fabs(x[j]) : 1.0));
+        weight[i] = largest > 0.0 && isfinite(largest) ? 1.0 / largest : 1.0;
+    }
+}
+
+static double weighted_norm(size_t n, const double *r, const double *weight) {
+    double norm = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        const double value = fabs(r[k]) * weight[k];
+        if (!(value <= norm)) norm = value; /* NaN propagates */
+    }
+    return isnan(norm) ? INFINITY : norm;
+}
+
 static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x, double *work,
                              size_t *pivot, double *norm, NewtonEnd *end) {
     const size_t n = system->n;
     double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
-    double *jacobian = work + 4 * n;
+    double *weight = work + 4 * n, *jacobian = work + 5 * n;
     double norm_trial = 0.0;
     *end = NewtonConverged;
     CHECK(residual_norm(m, system, x, r, false, norm));
@@ -192,17 +302,20 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         if (*norm == 0.0) return StatusOK;
         CHECK(system->jacobian ? system->jacobian(m, jacobian)
                                : differences(m, system, x, r, r_trial, jacobian));
+        residual_weights(n, jacobian, x, weight);
         if (dense_lu_factor(n, jacobian, pivot)) {
             *end = NewtonSingular;
             return StatusOK;
         }
         for (size_t k = 0; k < n; k++) step[k] = -r[k];
         dense_lu_solve(n, jacobian, pivot, step);
+        const double merit = weighted_norm(n, r, weight);
         double factor = 1.0;
         for (;;) {
             for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
             CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
-            if (norm_trial < *norm || factor < MIN_DAMPING) break;
+            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) break;
+            if (factor < MIN_DAMPING) break;
             factor *= 0.5;
         }
         if (!isfinite(norm_trial)) break;

@@ -104,6 +104,12 @@ double delay_value(const ModelData *m, size_t k, double at);
 /* Solve A x = b (A row-major n x n, overwritten by its factors; b becomes x). */
 Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
                     const char *description);
+/* solve_linear for a loop whose unknowns hold a guess x0 (their values so far). A singular
+ * system whose equations agree (semiLinear(0, a, b) leaves the enthalpies at a port free
+ * while nothing flows) keeps the unknowns it leaves free at their guesses and solves for
+ * the others; one whose equations contradict each other is an error as before. */
+Status solve_linear_near(ModelData *m, size_t n, double *a, double *b, const double *x0, size_t *pivot,
+                         const char *description);
 /* Factor A for several solves with dense_lu_solve (dense_lu.h). */
 Status factor_linear(ModelData *m, size_t n, double *a, size_t *pivot, const char *description);
 
@@ -120,8 +126,8 @@ typedef struct {
 } NewtonSystem;
 
 /* Newton's method with step halving from the guess x, which ends as the solution; on
- * success the model's variables hold the solution. `work` holds 4 n + n n doubles. */
-#define NEWTON_WORK_SIZE(n) (4 * (n) + (n) * (n))
+ * success the model's variables hold the solution. `work` holds 5 n + n n doubles. */
+#define NEWTON_WORK_SIZE(n) (5 * (n) + (n) * (n))
 Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work,
                     size_t *pivot);
 

@@ -19,6 +19,10 @@ node = dataclass(frozen=True, slots=True)
 
 KINDS = ("state", "derivative", "algebraic", "discrete", "input", "parameter", "constant")
 EVENT_HYSTERESIS = 1e-10  # as in fmu_templates/model.h
+# The hidden Boolean parameter that homotopy(actual, simplified) reads as
+# ``if $homotopy then simplified else actual``: the initialization is solved first with it
+# true, and from that solution with it false (it is false everywhere else).
+HOMOTOPY_FLAG = "$homotopy"
 
 
 def _span():

@@ -1,7 +1,7 @@
 """Causalization: ``FlatModel`` -> ``System`` (sorted, index-reduced, events explicit).
 
 Input: a ``compiler.flat.FlatModel``. Output: a ``compiler.system.System``. The passes, each
-in its module: ``lower`` (IR, events; ``fixed_zeros``), ``alias``, ``pantelides`` + ``dummy`` (index
+in its module: ``lower`` (IR, events; ``fixed_values``), ``alias``, ``pantelides`` + ``dummy`` (index
 reduction, states), ``instants`` (time events of relations), ``simulation`` (matching, BLT,
 ``tearing``, ``blocks``), ``initialization``, ``assemble``. Errors are ``CausalizeError`` at
 a source location.
@@ -13,7 +13,7 @@ import gc
 from compiler.causalize.alias import eliminate_aliases
 from compiler.causalize.assemble import assemble
 from compiler.causalize.errors import CausalizeError
-from compiler.causalize.fixed_zeros import drop_vanished_derivatives
+from compiler.causalize.fixed_values import drop_vanished_derivatives
 from compiler.causalize.initialization import initialization_blocks
 from compiler.causalize.instants import with_instants
 from compiler.causalize.lower import lower

@@ -58,7 +58,7 @@ def _variable(item, kind: str, converter) -> Variable:
     declaration = item.declaration
     if declaration is None:
         return Variable(item.name, item.type, kind, variability="discrete" if item.hidden
-                        else "continuous", start=item.start, fixed=item.fixed,
+                        else "continuous", binding=item.binding, start=item.start, fixed=item.fixed,
                         hidden=item.hidden, derivative_of=item.derivative_of, span=item.span)
 
     def attribute(expr):

@@ -14,7 +14,7 @@ from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
 from compiler.causalize.derivatives import call_rule
 from compiler.causalize.errors import CausalizeError
-from compiler.causalize.fixed_zeros import fixed_zeros
+from compiler.causalize.fixed_values import fixed_values
 from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.steps import event_function
 from compiler.causalize.when import lower_when
@@ -22,7 +22,7 @@ from compiler.symbolic import (
     BOOLEAN, FALSE, REAL, TIME, TRUE, ZERO, NotDifferentiable, Op, and_, delayed, function, if_,
     not_, or_, relation, sub, time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
-from compiler.system import Assertion, Delay, Relation, Sample
+from compiler.system import HOMOTOPY_FLAG, Assertion, Delay, Relation, Sample
 
 _EVENT_RELATIONS = ("<", "<=", ">", ">=")
 
@@ -54,6 +54,9 @@ class _EventHooks(Hooks):
 
     def delay(self, expr, delay_time, delay_max):
         return self.lowering.delay(expr, delay_time, delay_max)
+
+    def homotopy(self, actual, simplified):
+        return self.lowering.homotopy(actual, simplified())
 
     def derivative(self, expr):
         try:
@@ -164,6 +167,16 @@ class _Lowering:
             self.types[derivative] = REAL
         return var(derivative)
 
+    def homotopy(self, actual, simplified):
+        """``if $homotopy then simplified else actual`` (``HOMOTOPY_FLAG``)."""
+        if actual == simplified:
+            return actual
+        if HOMOTOPY_FLAG not in self.variables:
+            self.variables[HOMOTOPY_FLAG] = DaeVariable(HOMOTOPY_FLAG, BOOLEAN, PARAMETER,
+                                                        fixed=True, binding=FALSE, hidden=True)
+            self.types[HOMOTOPY_FLAG] = BOOLEAN
+        return if_(var(HOMOTOPY_FLAG, BOOLEAN), simplified, actual)
+
     def hidden_variable(self, name: str, type_: str = BOOLEAN) -> None:
         self.variables[name] = DaeVariable(name, type_, DISCRETE, hidden=True, span=self.span)
         self.types[name] = type_
@@ -173,7 +186,7 @@ class _Lowering:
         for item in self.model.variables:
             self.variables[item.name] = self._variable(item)
         initial: list = self._computed_parameters()
-        self.convert.values = fixed_zeros(self.variables)
+        self.convert.values = fixed_values(self.variables)
         for equation in self.model.equations:
             self._top(equation)
         for equation in self.model.initial_equations:

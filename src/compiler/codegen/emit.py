@@ -22,7 +22,7 @@ from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
 from compiler.fmu.external_sources import ExternalCode, external_sources
-from compiler.system import System
+from compiler.system import HOMOTOPY_FLAG, System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
 EMITTER_VERSION = "2"
@@ -226,10 +226,21 @@ class _Module:
         after += initial_action_lines(context, system, self.terminate_flag)
         after += self._assignments(self._derived(copies=True))
         after.append("CHECK(derived_values(m));")
-        return parted_function(
-            "/* Initialization: every variable at the start time (runs again on each read in\n"
-            " * Initialization Mode; exact start values and parameters stay as set). */",
-            "Status model_initialize(ModelData *m)", initial_parts, before, after)
+        comment = ("/* Initialization: every variable at the start time (runs again on each read in\n"
+                   " * Initialization Mode; exact start values and parameters stay as set). */")
+        if HOMOTOPY_FLAG not in context.slots:
+            return parted_function(comment, "Status model_initialize(ModelData *m)",
+                                   initial_parts, before, after)
+        flag = context.slots[HOMOTOPY_FLAG].text
+        solve = parted_function("/* the initialization system */",
+                                "static Status initialization_system(ModelData *m)", initial_parts)
+        homotopy = [
+            "/* homotopy(): the simplified equations first; their solution is the guess for the",
+            " * actual ones (where they fail, the actual ones start from the start values) */",
+            f"{flag} = true;", "(void)initialization_system(m);", f"{flag} = false;",
+            "CHECK(initialization_system(m));"]
+        return solve + "\n\n" + function_text(comment, "Status model_initialize(ModelData *m)",
+                                               [*before, *homotopy, *after])
 
     def _event_update(self) -> str:
         context, system = self.context, self.system

@@ -142,7 +142,7 @@ def _walk(top: Instance):
 
     def visit(instance):
         instances.append(instance)
-        for _, node in instance.all_members():
+        for _, node in instance.all_members() + instance.inner_roles():
             if node is REMOVED:
                 continue
             for element in node.elements:

@@ -35,6 +35,7 @@ _STRUCTURED_KINDS = frozenset({"model", "block", "connector", "record", "class",
 _INTERFACE_KINDS = frozenset({"connector", "record", "operator record",
                               "expandable connector"})
 REMOVED = object()  # a conditional component whose condition is false
+INNER_ROLE = object()  # key of the inner role of an ``inner outer`` component in ``members``
 
 
 class VarRecord:
@@ -144,6 +145,22 @@ class Instance:
         connections added (an expandable connector's)."""
         return [(name, self.member(name)) for name in list(self.info.members) + self.added]
 
+    def inner_roles(self):
+        """The instances that ``inner outer`` components are for the components within this
+        one (MLS 5.4: an inner declaration of its own, besides the outer one that references
+        the enclosing inner), made now if needed."""
+        return [(name, self.inner_member(name)) for name, member in self.info.members.items()
+                if member.decl.inner and member.decl.outer]
+
+    def inner_member(self, name: str):
+        """The inner role of the ``inner outer`` component ``name``: a component of this
+        instance named so (the outer role, ``member(name)``, is the enclosing inner one)."""
+        key = (INNER_ROLE, name)
+        node = self.members.get(key)
+        if node is None:
+            node = self.members[key] = instantiate(self, self.info.members[name], inner=True)
+        return node
+
     def add_member(self, name: str, like) -> None:
         """A member of an expandable connector that a connection creates, of the type of the
         element ``like`` (a VarRecord or an Instance) it is connected to (MLS 9.1.3)."""
@@ -217,8 +234,9 @@ def _without_redeclare(mod):
     return mod.copy(redeclare=None) if mod.binding is not None or mod.args else None
 
 
-def instantiate(inst: Instance, member):
-    """Instantiate one declared component of ``inst``: a Node, or ``REMOVED``."""
+def instantiate(inst: Instance, member, inner: bool = False):
+    """Instantiate one declared component of ``inst``: a Node, or ``REMOVED``; ``inner``: the
+    inner role of an ``inner outer`` component."""
     ctx = inst.ctx
     decl = member.decl
     mod = _member_mod(inst, member)
@@ -228,7 +246,7 @@ def instantiate(inst: Instance, member):
     if decl.condition is not None and not evaluation.evaluate_structural(
             decl.condition, decl_env, "the condition of a component", expect=bool):
         return REMOVED
-    if decl.outer:
+    if decl.outer and not inner:
         return _outer(inst, decl)
     type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
     info = ctx.classes.expand(type_entry, decl.type_name.span)
@@ -356,7 +374,8 @@ def _outer(inst: Instance, decl: ast.Component):
     while holder is not None:
         member = holder.info.members.get(decl.name)
         if member is not None and member.decl.inner:
-            return holder.member(decl.name)
+            return holder.inner_member(decl.name) if member.decl.outer else \
+                holder.member(decl.name)
         holder = holder.parent
     raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
                        decl.span)

@@ -16,13 +16,14 @@ from compiler.interp.delays import RECORD_DEPTH
 from compiler.interp.errors import SimulationError
 from compiler.interp.model import ExecutableModel
 from compiler.interp.result import Result
-from compiler.system import EVENT_HYSTERESIS, System
+from compiler.system import EVENT_HYSTERESIS, HOMOTOPY_FLAG, System
 
 MAX_EVENT_ITERATIONS = 100
 RELATION_PASSES = 20          # switches of the relations within one event iteration (model.h)
 MAX_EVENTS = 20_000           # more means chattering (a Zeno model), not a result
 BISECTION_TOLERANCE = 1e-13   # relative width of the bracket around a crossing
 TICK_TOLERANCE = 1e-9         # relative tolerance of sample instants
+DIFFERENCE_STEP = 1e-7        # of a Jacobian by differences (where the analytic one fails)
 
 
 def simulate_reference(system: System, stop: float | None = None, start: float | None = None,
@@ -100,6 +101,16 @@ class _Run:
         model.set_point(t, [model.v[slot] for slot in model.state_slots])
         for slot, _, _ in self.samples:
             model.v[slot] = False
+        homotopy = model.slots.get(HOMOTOPY_FLAG)
+        if homotopy is not None:
+            # the simplified equations first, their solution the guess for the actual ones
+            # (as model_initialize does); where they fail, the actual ones start as they are
+            model.v[homotopy] = True
+            try:
+                model.run_initial()
+            except SimulationError:
+                pass
+            model.v[homotopy] = False
         model.run_initial()
         for slot, value in zip(model.relation_slots, model.raw_relations()):
             model.v[slot] = bool(value)
@@ -246,7 +257,23 @@ class _Run:
         model = self.model
         model.set_point(t, y)
         model.run_derivatives()
-        return model.derivative_jacobian()
+        try:
+            return model.derivative_jacobian()
+        except np.linalg.LinAlgError:
+            # a loop singular at this point (whose solution holds): differences, as the
+            # generated C does
+            return self._difference_jacobian(t, y)
+
+    def _difference_jacobian(self, t, y):
+        f = self._derivatives(t, y)
+        columns = []
+        for j in range(len(y)):
+            step = DIFFERENCE_STEP * max(1.0, abs(y[j]))
+            shifted = np.array(y, dtype=float)
+            shifted[j] += step
+            columns.append((self._derivatives(t, shifted) - f) / step)
+        self._derivatives(t, y)
+        return np.column_stack(columns)
 
     def _indicators(self, t, y) -> list[float]:
         model = self.model

@@ -44,6 +44,11 @@ class Hooks:
         """``delay(expr, delay_time, delay_max)`` of converted expressions."""
         raise ConversionError("delay() is not allowed here")
 
+    def homotopy(self, actual, simplified):
+        """``homotopy(actual, simplified())``: the actual expression unless the stage solves
+        the initialization from the simplified one first."""
+        return actual
+
     def event_function(self, name: str, args: tuple, events: bool):
         """``floor``, ``ceil``, ``integer``, ``div``, ``mod`` or ``rem``: functions that
         change only at events in a continuous context."""
@@ -59,7 +64,7 @@ class Converter:
         self.functions = {item.name: item for item in functions}
         self.hooks = hooks or Hooks()
         self.leaves: dict = {}   # flat Var and Const leaves already converted
-        self.values: dict = {}   # variables read as these constants (fixed zeros: lower)
+        self.values: dict = {}   # variables read as these constants (causalize.fixed_values)
 
     def __call__(self, node, events: bool = True):
         return self.convert(node, events)
@@ -183,7 +188,8 @@ def _smooth(self, args, events):
 
 
 def _homotopy(self, args, events):
-    return self.convert(args[0], events)
+    actual = self.convert(args[0], events)
+    return self.hooks.homotopy(actual, lambda: self.convert(args[1], events))
 
 
 def _semi_linear(self, args, events):
