@@ -5,7 +5,9 @@
 
 bool clocks_same_time(double t, double u) {
     if (isinf(t) || isinf(u)) return t == u;
-    return fabs(t - u) <= 1e-12 * fmax(1.0, fmax(fabs(t), fabs(u)));
+    /* relative, with no absolute floor: a run of picoseconds has its steps and ticks that
+     * far apart */
+    return fabs(t - u) <= 1e-12 * fmax(fabs(t), fabs(u));
 }
 
 static double periodic_tick(const ClockSchedule *s, size_t c) {

@@ -115,7 +115,7 @@ typedef struct {
  * time resolution (a time event a rounding error away from a communication point), jump. */
 static Status advance(ModelInstance *comp, double t_stop, Advance *step) {
     step->t_old = comp->data.time;
-    if (N_STATES == 0 || t_stop - comp->data.time <= EVENT_TIME_RESOLUTION * fmax(1.0, fabs(t_stop))) {
+    if (N_STATES == 0 || t_stop - comp->data.time <= EVENT_TIME_RESOLUTION * fmax(comp->time_scale, fabs(t_stop))) {
         if (N_STATES > 0) radau5_shift_time(&comp->radau, t_stop);
         step->t_new = t_stop;
         return StatusOK;
@@ -255,7 +255,7 @@ Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *termin
     }
     /* a time event a rounding error after t_end belongs to this step, at its own time, so
      * that the model's `time >= T` comparisons see exactly the T they asked for */
-    const double resolution = EVENT_TIME_RESOLUTION * fmax(1.0, fabs(t_end));
+    const double resolution = EVENT_TIME_RESOLUTION * fmax(comp->time_scale, fabs(t_end));
     Status status = begin_step(comp, terminate);
     while (status <= StatusWarning && !*terminate && comp->data.time < t_end) {
         double t_stop = t_end;

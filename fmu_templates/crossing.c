@@ -31,13 +31,13 @@ static double trial_time(size_t n, double t_lo, const double *z_lo, double t_hi,
 
 int crossing_locate(size_t n, IndicatorsAt indicators, void *context, double t_lo, const double *z_lo_in,
                     double t_hi, const double *z_hi_in, double *work, double *t_event, size_t *which,
-                    double *z_event) {
+                    double *z_event, double time_scale) {
     double *z_lo = work, *z_mid = work + n, *z_hi = z_event;
     memcpy(z_lo, z_lo_in, n * sizeof(double));
     memcpy(z_hi, z_hi_in, n * sizeof(double));
     double alpha = 1.0;
     int last_side = 0; /* -1: the low end moved last, +1: the high end */
-    const double resolution = EVENT_TIME_RESOLUTION * fmax(1.0, fabs(t_hi));
+    const double resolution = EVENT_TIME_RESOLUTION * fmax(time_scale, fabs(t_hi));
     for (int iteration = 0; iteration < MAX_LOCATION_ITERATIONS && t_hi - t_lo > resolution; iteration++) {
         double t_mid = trial_time(n, t_lo, z_lo, t_hi, z_hi, alpha);
         /* stay strictly inside the bracket so that it always shrinks */
@@ -63,8 +63,13 @@ int crossing_locate(size_t n, IndicatorsAt indicators, void *context, double t_l
     return 0;
 }
 
-bool chatter_guard_register(ChatterGuard *guard, double t) {
-    if (t - guard->last <= CHATTER_INTERVAL * fmax(1.0, fabs(t)))
+double time_scale_of(double start_time, double stop_time, bool stop_time_defined) {
+    const double span = stop_time - start_time;
+    return stop_time_defined && span > 0.0 && span < 1.0 ? span : 1.0;
+}
+
+bool chatter_guard_register(ChatterGuard *guard, double t, double time_scale) {
+    if (t - guard->last <= CHATTER_INTERVAL * fmax(time_scale, fabs(t)))
         guard->rapid++;
     else
         guard->rapid = 0;

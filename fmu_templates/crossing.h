@@ -9,10 +9,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Event times are resolved to this fraction of max(1, |t|). */
+/* Times are compared relative to max(time_scale, |t|), where time_scale (time_scale_of) is
+ * 1 s, or the simulated span where that is shorter: a simulation of picoseconds must resolve
+ * its own events instead of seeing them all within one resolution of t = 0. */
+double time_scale_of(double start_time, double stop_time, bool stop_time_defined);
+/* Event times are resolved to this fraction of max(time_scale, |t|). */
 #define EVENT_TIME_RESOLUTION 1e-13
 #define MAX_LOCATION_ITERATIONS 200
-/* Events closer together than CHATTER_INTERVAL * max(1, |t|) are rapid; more than
+/* Events closer together than CHATTER_INTERVAL * max(time_scale, |t|) are rapid; more than
  * MAX_RAPID_EVENTS in a row is chattering (a Zeno trajectory, or a model that keeps
  * switching), which no step size resolves. */
 #define CHATTER_INTERVAL 1e-9
@@ -31,7 +35,7 @@ bool crossing_domain_changed(size_t n, const double *a, const double *b, size_t 
  * callback's failure. */
 int crossing_locate(size_t n, IndicatorsAt indicators, void *context, double t_lo, const double *z_lo,
                     double t_hi, const double *z_hi, double *work, double *t_event, size_t *which,
-                    double *z_event);
+                    double *z_event, double time_scale);
 
 typedef struct {
     size_t rapid;  /* consecutive rapid events so far */
@@ -39,6 +43,6 @@ typedef struct {
 } ChatterGuard;
 
 /* Register an event at t; false when the events chatter. */
-bool chatter_guard_register(ChatterGuard *guard, double t);
+bool chatter_guard_register(ChatterGuard *guard, double t, double time_scale);
 
 #endif

@@ -84,7 +84,7 @@ Status event_locate(ModelInstance *comp, double t_old, const double *z_old, doub
                     const double *z_new, double *t_event, double *z_event, size_t *indicator) {
     double work[2 * ARRAY_SIZE(N_EVENT_INDICATORS)];
     if (crossing_locate(N_EVENT_INDICATORS, indicators_on_dense_output, comp, t_old, z_old, t_new, z_new,
-                        work, t_event, indicator, z_event) != 0)
+                        work, t_event, indicator, z_event, comp->time_scale) != 0)
         return StatusError;
     if (N_STATES > 0) radau5_dense(&comp->radau, *t_event, comp->x);
     return StatusOK;
@@ -97,11 +97,11 @@ const char *event_name(size_t indicator) {
 }
 
 bool event_chattering_guard(ModelInstance *comp, double t, size_t indicator) {
-    if (chatter_guard_register(&comp->chatter, t)) return true;
+    if (chatter_guard_register(&comp->chatter, t, comp->time_scale)) return true;
     instance_log(comp, StatusError, LogStatusError,
                  "chattering at t = %.17g: %s fired %d times in a row, each within %g s of the "
                  "last",
                  t, event_name(indicator),
-                 MAX_RAPID_EVENTS + 1, CHATTER_INTERVAL * fmax(1.0, fabs(t)));
+                 MAX_RAPID_EVENTS + 1, CHATTER_INTERVAL * fmax(comp->time_scale, fabs(t)));
     return false;
 }

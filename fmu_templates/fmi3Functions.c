@@ -405,6 +405,7 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean tolera
     comp->start_time = startTime;
     comp->stop_time_defined = stopTimeDefined;
     comp->stop_time = stopTime;
+    comp->time_scale = time_scale_of(startTime, stopTime, stopTimeDefined);
     comp->data.time = startTime;
     comp->data.initial_phase = true;
     comp->data.event_mode = true;
@@ -896,7 +897,7 @@ fmi3Status fmi3DoStep(fmi3Instance instance, fmi3Float64 currentCommunicationPoi
                      comp->name, communicationStepSize);
         return fmi3Error;
     }
-    if (fabs(currentCommunicationPoint - t) > 1e-9 * fmax(1.0, fabs(t))) {
+    if (fabs(currentCommunicationPoint - t) > 1e-9 * fmax(comp->time_scale, fabs(t))) {
         instance_log(comp, StatusError, LogStatusError,
                      "%s: currentCommunicationPoint = %.17g, but the FMU is at t = %.17g", comp->name,
                      currentCommunicationPoint, t);

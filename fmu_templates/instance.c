@@ -169,6 +169,7 @@ void instance_reset(ModelInstance *comp) {
     comp->tolerance = DEFAULT_TOLERANCE;
     comp->next_event_time_defined = false;
     comp->chatter.rapid = 0;
+    comp->time_scale = 1.0;
     comp->inputs_changed = comp->discrete_inputs_changed = comp->terminate_requested = false;
     delays_clear(comp);
     set_start_values(comp);
@@ -279,7 +280,7 @@ typedef struct {
 
 #define FIELD(x) {&(x), sizeof(x)}
 #define ARRAY(x) {(x), sizeof(x)}
-#define N_STATE_FIELDS 29
+#define N_STATE_FIELDS 30
 
 static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
     ModelData *m = &comp->data;
@@ -288,7 +289,7 @@ static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
         ARRAY(m->pre_r), ARRAY(m->pre_i), ARRAY(m->pre_e), ARRAY(m->pre_b),
         FIELD(m->initial_phase), FIELD(m->event_mode), FIELD(m->terminal),
         FIELD(comp->state), FIELD(comp->values_dirty), FIELD(comp->outputs_pending),
-        FIELD(comp->start_time), FIELD(comp->stop_time_defined), FIELD(comp->stop_time),
+        FIELD(comp->start_time), FIELD(comp->stop_time_defined), FIELD(comp->stop_time), FIELD(comp->time_scale),
         FIELD(comp->tolerance), ARRAY(comp->z), FIELD(comp->next_event_time_defined),
         FIELD(comp->next_event_time), FIELD(comp->chatter),
         FIELD(comp->inputs_changed), FIELD(comp->discrete_inputs_changed),

@@ -80,6 +80,7 @@ typedef struct ModelInstance {
     bool next_event_time_defined;
     double next_event_time;
     ChatterGuard chatter;
+    double time_scale;    /* times are compared relative to max(time_scale, |t|): crossing.h */
 
     /* Co-Simulation */
     bool early_return_allowed;

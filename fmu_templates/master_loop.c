@@ -388,7 +388,7 @@ int master_record(Master *m, double t) { return append_row(m, t); }
  * the step's start and end already give (the row before an event at the start, after one at
  * the end). */
 static bool row_given(const StepContext *s, double t, bool after) {
-    const double scale = 1e-12 * fmax(1.0, fabs(t));
+    const double scale = 1e-12 * fmax(s->end - s->begin, fabs(t));
     return (after && fabs(t - s->end) <= scale) || (!after && fabs(t - s->begin) <= scale);
 }
 

@@ -172,9 +172,9 @@ static int settle_and_restart(MeDriver *d) {
 }
 
 static int handle_event(MeDriver *d) {
-    if (!chatter_guard_register(&d->chatter, d->t))
+    if (!chatter_guard_register(&d->chatter, d->t, d->time_scale))
         return fail(d, ME_ERROR, "chattering at t = %.17g: %d events in a row, each within %g s of the last", d->t,
-                    MAX_RAPID_EVENTS + 1, CHATTER_INTERVAL * fmax(1.0, fabs(d->t)));
+                    MAX_RAPID_EVENTS + 1, CHATTER_INTERVAL * fmax(d->time_scale, fabs(d->t)));
     d->events++;
     if (d->event_hook) {
         const int before = d->event_hook(d->hook_context, d->t, false);
@@ -203,7 +203,7 @@ static int after_step(MeDriver *d, double t_old, bool time_event) {
             double t_event;
             size_t which;
             if (crossing_locate(d->nz, indicators_on_dense_output, d, t_old, d->z, d->t, d->z_new, d->work, &t_event,
-                                &which, d->z_event) != 0)
+                                &which, d->z_event, d->time_scale) != 0)
                 return fail(d, ME_ERROR, "locating a state event in (%.17g, %.17g) failed: %s", t_old, d->t,
                             d->message);
             d->t = t_event;
@@ -224,8 +224,11 @@ static int after_step(MeDriver *d, double t_old, bool time_event) {
     return step_event || time_event ? handle_event(d) : ME_OK;
 }
 
+/* One integrator step towards t_stop; without states, or when t_stop is within the time
+ * resolution (a time event a rounding error away), a jump. */
 static int advance(MeDriver *d, double t_stop) {
-    if (d->n == 0) {
+    if (d->n == 0 || t_stop - d->t <= EVENT_TIME_RESOLUTION * fmax(d->time_scale, fabs(t_stop))) {
+        if (d->n > 0) radau5_shift_time(&d->radau, t_stop);
         d->t = t_stop;
         return ME_OK;
     }
@@ -261,6 +264,9 @@ static double next_event_time(const MeDriver *d) {
 
 int me_driver_do_step(MeDriver *d, double t, double h, bool *terminate) {
     const double t_end = t + h;
+    /* the driver does not know the span simulated: its first communication step stands for
+     * it (up to 1 s) as the scale of time comparisons (crossing.h) */
+    if (d->time_scale == 0.0 && h > 0.0) d->time_scale = fmin(1.0, h);
     int status = d->terminated ? ME_OK : begin_step(d);
     while (status <= ME_WARNING && !d->terminated && d->t < t_end) {
         double t_stop = t_end;
@@ -289,6 +295,7 @@ int me_driver_start(MeDriver *d, double t0) {
     d->terminated = false;
     d->chatter.rapid = 0;
     d->chatter.last = -INFINITY;
+    d->time_scale = 0.0;  /* set by the first step */
     if (d->clocks) {
         clocks_start(d->clocks, t0);
         const int ticks = tick_clocks(d); /* after initialization the FMU is in Event Mode */

@@ -110,6 +110,7 @@ typedef struct {
     double next_time;
     bool terminated;
     ChatterGuard chatter;
+    double time_scale; /* times compare relative to max(time_scale, |t|): crossing.h */
     /* rollback (fixed-point iteration of algebraic loops) */
     void *saved_fmu_state;
     double saved_t, saved_next_time;

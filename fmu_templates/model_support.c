@@ -10,14 +10,16 @@
 
 /* ---- sample instants ---- */
 
-static bool same_instant(double a, double b) {
-    return fabs(a - b) <= SAMPLE_TOLERANCE * fmax(1.0, fmax(fabs(a), fabs(b)));
+/* Within SAMPLE_TOLERANCE relative to max(scale, |a|, |b|): a sample's scale is its interval
+ * up to 1 s, so that ticks picoseconds apart stay apart. */
+static bool same_instant(double a, double b, double scale) {
+    return fabs(a - b) <= SAMPLE_TOLERANCE * fmax(scale, fmax(fabs(a), fabs(b)));
 }
 
 /* The number k of the tick t is, or -1. */
 static double tick_number(double t, double start, double interval) {
     const double k = round((t - start) / interval);
-    return k >= 0.0 && same_instant(start + k * interval, t) ? k : -1.0;
+    return k >= 0.0 && same_instant(start + k * interval, t, fmin(1.0, interval)) ? k : -1.0;
 }
 
 bool sample_fires(double t, double start, double interval, double fired) {
@@ -33,11 +35,11 @@ double sample_fired(double t, double start, double interval, double fired) {
 double sample_next(double t, double start, double interval) {
     const double k = fmax(0.0, floor((t - start) / interval) + 1.0);
     const double tick = start + k * interval;
-    return same_instant(tick, t) ? start + (k + 1.0) * interval : tick;
+    return same_instant(tick, t, fmin(1.0, interval)) ? start + (k + 1.0) * interval : tick;
 }
 
 double instant_next(double t, double instant, double next) {
-    return instant > t && !same_instant(instant, t) && instant < next ? instant : next;
+    return instant > t && !same_instant(instant, t, 0.0) && instant < next ? instant : next;
 }
 
 /* ---- delay() histories ---- */

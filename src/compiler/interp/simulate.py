@@ -293,7 +293,8 @@ class _Run:
             low, high = t_old, min(t_new, best)
             if (self._indicators(high, dense(high))[k] > 0) == old_sign:
                 continue  # crosses only after an earlier crossing
-            while high - low > BISECTION_TOLERANCE * max(1.0, abs(high)):
+            while high - low > BISECTION_TOLERANCE * max(min(1.0, self.stop - self.start),
+                                                           abs(high)):
                 middle = 0.5 * (low + high)
                 if (self._indicators(middle, dense(middle))[k] > 0) == old_sign:
                     low = middle
