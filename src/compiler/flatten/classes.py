@@ -10,6 +10,7 @@ import dataclasses
 
 from compiler.errors import CompilerError
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.rules import restrictions
 from compiler.lang import ast, parse
 from compiler.library import ClassEntry
 
@@ -138,6 +139,7 @@ class Classes:
                     BUILTIN_CLASSES.get(entry.name) is entry:
                 info.builtin = entry.name
             else:
+                restrictions.check_name(entry, definition)
                 self._fill(info, definition)
         finally:
             del self._expanding[key]
@@ -150,6 +152,7 @@ class Classes:
         if isinstance(body, ast.Enumeration):
             if body.unspecified:
                 raise FlattenError("enumeration(:) is not supported", definition.span)
+            restrictions.check_enumeration(body)
             info.builtin = "enumeration"
             info.literals = tuple(literal.name for literal in body.literals)
             info.enumeration = info.name
@@ -160,12 +163,16 @@ class Classes:
         else:
             if definition.extends_base:
                 raise FlattenError("'class extends' is not supported", definition.span)
+            restrictions.check_composition(info.kind, info.name, definition, body)
             self._composition(info, body)
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
         base_entry = self.lookup_class(body.base, entry.parent, definition.span)
         base = self.expand(base_entry, body.base.span)
+        restrictions.check_extends(info.kind, base, body.base.span, short=True)
+        # a short class of a partial class is partial (MLS 4.6.1)
+        info.partial = info.partial or base.partial
         self._inherit(info, base, body.modification, entry.parent)
         info.dims = tuple((dim, entry.parent) for dim in body.dims) + base.dims
         info.flow = body.flow or base.flow
@@ -252,11 +259,15 @@ class Classes:
 
     def _composition(self, info: ClassInfo, body: ast.Composition) -> None:
         entry = info.entry
+        bases = []
         for element in body.elements:
             if isinstance(element, ast.Extends):
                 base_entry = self.lookup_class(element.base, entry, element.span, own_only=True)
                 base = self.expand(base_entry, element.span)
+                restrictions.check_extends(info.kind, base, element.span, short=False)
+                bases.append((element, base))
                 self._inherit(info, base, element.modification, entry)
+        restrictions.check_combination(info.name, body, bases)
         own = set()
         for element in body.elements:
             if isinstance(element, ast.Component):

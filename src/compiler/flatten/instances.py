@@ -16,6 +16,7 @@ from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.rules import prefixes as prefix_rules
 from compiler.flatten.values import shape
 from compiler.lang import ast
 from compiler.library import ClassEntry
@@ -237,7 +238,11 @@ def instantiate(inst: Instance, member):
         raise FlattenError("stream connectors are not supported", decl.span)
     dims = _dims(decl, decl_env, info, mod)
     if info.is_structured:
+        prefix_rules.check_structured(decl, info, (
+            decl.variability or info.variability, decl.causality or info.causality,
+            decl.flow or info.flow), ctx.classes)
         return _structured(inst, decl, info, mod, dims)
+    prefix_rules.check_variable(decl, info, decl.flow or info.flow or inst.flow)
     return _variables(inst, decl, decl_env, info, mod, dims)
 
 
