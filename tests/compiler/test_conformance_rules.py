@@ -511,13 +511,678 @@ block B
   output Real y = k;
 end B;
 """),
+    # ------------------------------------------------------------------- MLS 4.1 visibility
+    "protected component read with dot notation": ("""
+model M
+  model A
+    Real y = x;
+  protected
+    Real x = 2;
+  end A;
+  A a;
+  Real z = a.x;
+end M;
+""", "9:14", "'x' is protected in M.A and cannot be accessed with dot notation (MLS 4.1)", """
+model M
+  model A
+    Real y = x;
+  protected
+    Real x = 2;
+  end A;
+  A a;
+  Real z = a.y;
+end M;
+"""),
+    "protected class named with dot notation": ("""
+model M
+  package P
+  protected
+    constant Real k = 3;
+  end P;
+  Real z = P.k;
+end M;
+""", "7:14", "'k' is protected in M.P and cannot be accessed with dot notation (MLS 4.1)", """
+model M
+  package P
+    constant Real k = 3;
+  end P;
+  Real z = P.k;
+end M;
+"""),
+    "element of a protected extends": ("""
+model M
+  model A
+    Real x = 1;
+  end A;
+  model B
+  protected
+    extends A;
+  end B;
+  B b;
+  Real z = b.x;
+end M;
+""", "11:14", "'x' is protected in M.B and cannot be accessed with dot notation (MLS 4.1)", """
+model M
+  model A
+    Real x = 1;
+  end A;
+  model B
+    extends A;
+  end B;
+  B b;
+  Real z = b.x;
+end M;
+"""),
+    "protected component modified from outside": ("""
+model M
+  model A
+  protected
+    parameter Real k = 2;
+  end A;
+  A a(k = 3);
+end M;
+""", "7:7", "'k' is protected in M.A and cannot be modified from outside (in the modification "
+            "of 'a', MLS 4.1)", """
+model M
+  model A
+  protected
+    parameter Real k = 2;
+  end A;
+  model B
+    extends A(k = 3);
+    Real y = k;
+  end B;
+  B b;
+end M;
+"""),
+    # ---------------------------------------------------------- MLS 4.4.4-4.5 variability
+    "cyclic parameter bindings": ("""
+model M
+  parameter Real p = 2*q;
+  parameter Real q = sin(p);
+end M;
+""", "3:3", "the binding of parameter 'p' depends on 'p' itself through 'q': bindings of "
+            "constants and parameters must be acyclic (MLS 4.4.4)", """
+model M
+  parameter Real p = 2*q;
+  parameter Real q = sin(1);
+end M;
+"""),
+    "constant without binding": ("""
+model M
+  constant Real c;
+  Real x = c;
+end M;
+""", "3:3", "constant 'c' has no binding equation: a constant needs one (MLS 4.5.1)", """
+model M
+  constant Real c = 1;
+  Real x = c;
+end M;
+"""),
+    "constant bound to a parameter": ("""
+model M
+  parameter Real p = 1;
+  constant Real c = 2*p;
+end M;
+""", "4:21", "the binding of constant 'c' is a parameter expression; a constant's binding must "
+             "be a constant expression (MLS 3.8.2)", """
+model M
+  constant Real p = 1;
+  parameter Real c = 2*p;
+end M;
+"""),
+    "Integer bound to a continuous function result": ("""
+model M
+  function f
+    input Real u;
+    output Integer y;
+  algorithm
+    y := if u > 0.5 then 1 else 0;
+  end f;
+  Integer i = f(time);
+end M;
+""", "9:15", "'i' is a discrete-time variable, but its binding is a continuous-time expression "
+             "(MLS 3.8.5)", """
+model M
+  function f
+    input Real u;
+    output Integer y;
+  algorithm
+    y := if u > 0.5 then 1 else 0;
+  end f;
+  Integer i = f(floor(time));
+end M;
+"""),
+    "discrete Real not assigned in a when-clause": ("""
+model M
+  discrete Real x = 1;
+end M;
+""", "3:3", "'x' is declared discrete but is not assigned in a when-clause (MLS 4.5.3)", """
+model M
+  discrete Real x(start = 0, fixed = true);
+equation
+  when sample(0, 0.1) then
+    x = pre(x) + 1;
+  end when;
+end M;
+"""),
+    "when-clause assigning a variable of a component": ("""
+model M
+  model Inner
+    discrete Real x(start = 0, fixed = true);
+  end Inner;
+  Inner part;
+equation
+  when sample(0, 0.1) then
+    part.x = 1;
+  end when;
+end M;
+""", "9:5", "a when-clause assigns 'part.x', a variable of the component 'part': variables "
+            "assigned in when-clauses must belong to the class of the clause (MLS 4.5.3)", """
+model M
+  model Inner
+    discrete Real x(start = 0, fixed = true);
+  equation
+    when sample(0, 0.1) then
+      x = 1;
+    end when;
+  end Inner;
+  Inner part;
+end M;
+"""),
+    "der of a discrete variable": ("""
+model M
+  discrete Real d(start = 0, fixed = true);
+  Real y = der(d);
+equation
+  when sample(0, 1) then
+    d = pre(d) + 1;
+  end when;
+end M;
+""", "4:12", "der() of 'd', a discrete-time variable (MLS 4.5.3)", """
+model M
+  discrete Real d(start = 0, fixed = true);
+  Real x(start = 0, fixed = true);
+equation
+  der(x) = d;
+  when sample(0, 1) then
+    d = pre(d) + 1;
+  end when;
+end M;
+"""),
+    "conditional component used in an equation": ("""
+model M
+  parameter Boolean use = true;
+  Real x if use;
+equation
+  x = 2;
+end M;
+""", "6:3", "'x' is a conditional component: it may only be modified or used in connections "
+            "(MLS 4.4.5)", """
+model M
+  connector C = Real;
+  parameter Boolean use = true;
+  C c if use;
+  C d;
+equation
+  connect(c, d);
+  d = 2;
+end M;
+"""),
+    "time in a record": ("""
+model M
+  record R
+    Real t = time;
+  end R;
+  R r;
+end M;
+""", "4:14", "'time' is only available in models and blocks, not in record M.R (MLS 3.6.7)", """
+model M
+  record R
+    Real t;
+  end R;
+  R r(t = time);
+end M;
+"""),
+    # ------------------------------------------------------------ MLS 3.4-3.7, 10.6 types
+    "enumeration bound to an Integer": ("""
+model M
+  type E = enumeration(a, b);
+  parameter E e = 1;
+end M;
+""", "4:19", "the binding of M.E 'e' is of type Integer (MLS 10.6)", """
+model M
+  type E = enumeration(a, b);
+  parameter E e = E.a;
+  parameter Integer i = Integer(e);
+end M;
+"""),
+    "Integer bound to a division": ("""
+model M
+  parameter Integer n = 4/2;
+end M;
+""", "3:25", "the binding of Integer 'n' is a Real expression (MLS 10.6)", """
+model M
+  parameter Integer n = div(4, 2);
+  parameter Real r = 4/2;
+end M;
+"""),
+    "enumeration compared with a number": ("""
+model M
+  type E = enumeration(a, b);
+  parameter E e = E.b;
+  parameter Boolean high = e > 1;
+end M;
+""", "5:28", "cannot compare M.E with Integer: relations need operands of the same type "
+             "(MLS 3.5)", """
+model M
+  type E = enumeration(a, b);
+  parameter E e = E.b;
+  parameter Boolean high = e > E.a;
+end M;
+"""),
+    "arithmetic on a Boolean": ("""
+model M
+  Real t;
+equation
+  t = 2*terminal();
+end M;
+""", "5:7", "'*' needs numeric operands, not Boolean (MLS 3.4)", """
+model M
+  Real t;
+equation
+  t = 2*(if terminal() then 1 else 0);
+end M;
+"""),
+    "sign of a Boolean": ("""
+model M
+  Real s = sign(true);
+end M;
+""", "3:12", "sign() needs numeric arguments, not Boolean (MLS 3.7)", """
+model M
+  Real s = sign(-2);
+end M;
+"""),
+    "assert with a number for a message": ("""
+model M
+equation
+  assert(time < 2, 42);
+end M;
+""", "4:3", "the message of assert() must be a String, not Integer (MLS 8.3.7)", """
+model M
+equation
+  assert(time < 2, "42");
+end M;
+"""),
+    "cardinality of a variable": ("""
+model M
+  Real x = 1;
+  Integer n = cardinality(x);
+end M;
+""", "4:15", "cardinality() needs a connector; 'x' is not one (MLS 3.7.4)", """
+model M
+  connector C
+    Real e;
+    flow Real f;
+  end C;
+  C c;
+  Integer n = cardinality(c);
+equation
+  c.e = 1;
+end M;
+"""),
+    # ---------------------------------------------------------- MLS 5.3.2, 13.2 lookup, imports
+    "element of a model named with dot notation": ("""
+model M
+  model A
+    Real x = 1;
+    model B
+      Real y = 2;
+    end B;
+  end A;
+  A.B b;
+end M;
+""", "9:3", "'B' is looked up inside model M.A, which is no package: only its encapsulated "
+            "elements can be named so (MLS 5.3.2)", """
+model M
+  model A
+    Real x = 1;
+    encapsulated model B
+      Real y = 2;
+    end B;
+  end A;
+  A.B b;
+end M;
+"""),
+    "constant of a partial package": ("""
+model M
+  partial package P
+    constant Real k = 2;
+  end P;
+  Real x = P.k;
+end M;
+""", "6:14", "'k' is looked up inside M.P, which is partial (MLS 5.3.2)", """
+model M
+  partial package P
+    constant Real k = 2;
+  end P;
+  package Q
+    extends P;
+  end Q;
+  Real x = Q.k;
+end M;
+"""),
+    "function named through an array of components": ("""
+model M
+  model A
+    function f
+      input Real u;
+      output Real y = 2*u;
+    algorithm
+    end f;
+  end A;
+  A a[2];
+  Real x = a.f(1);
+end M;
+""", "11:12", "'a' is an array: a function is named through scalar components only "
+              "(MLS 5.3.2)", """
+model M
+  model A
+    function f
+      input Real u;
+      output Real y = 2*u;
+    algorithm
+    end f;
+  end A;
+  A a[2];
+  Real x = a[1].f(1);
+end M;
+"""),
+    "two imports of one name": ("""
+package P
+  constant Real k = 1;
+  package Q
+    constant Real k = 2;
+  end Q;
+  model M
+    import P.k;
+    import k = P.Q.k;
+    Real x = k;
+  end M;
+end P;
+""", "9:5", "two imports define the name 'k' (MLS 13.2.2)", """
+package P
+  constant Real k = 1;
+  package Q
+    constant Real k = 2;
+  end Q;
+  model M
+    import P.k;
+    import kq = P.Q.k;
+    Real x = k + kq;
+  end M;
+end P;
+"""),
+    "a name found by two unqualified imports": ("""
+package P
+  package A
+    constant Real k = 1;
+  end A;
+  package B
+    constant Real k = 2;
+  end B;
+  model M
+    import P.A.*;
+    import P.B.*;
+    Real x = k;
+  end M;
+end P;
+""", "11:5", "'k' is found by two unqualified imports (MLS 13.2.1)", """
+package P
+  package A
+    constant Real k = 1;
+  end A;
+  package B
+    constant Real k = 2;
+    constant Real j = 3;
+  end B;
+  model M
+    import P.A.*;
+    import P.B.j;
+    Real x = k + j;
+  end M;
+end P;
+"""),
+    "import from a model": ("""
+package P
+  model A
+    Real x = 1;
+    encapsulated model B
+      Real y = 2;
+    end B;
+  end A;
+  model M
+    import P.A.B;
+    B b;
+  end M;
+end P;
+""", "10:5", "import from model P.A: only packages and their elements can be imported "
+             "(MLS 13.2.2)", """
+package P
+  package A
+    model B
+      Real y = 2;
+    end B;
+  end A;
+  model M
+    import P.A.B;
+    B b;
+  end M;
+end P;
+"""),
+    # ------------------------------------------------------------------- MLS 5.4 inner/outer
+    "modified outer component": ("""
+model M
+  model A
+    outer parameter Real k = 2;
+    Real y = k;
+  end A;
+  inner parameter Real k = 1;
+  A a;
+end M;
+""", "4:28", "outer component 'k' cannot be modified; modify the inner one (MLS 5.4)", """
+model M
+  model A
+    outer parameter Real k;
+    Real y = k;
+  end A;
+  inner parameter Real k = 2;
+  A a;
+end M;
+"""),
+    "inner of another type than its outer": ("""
+model M
+  model A
+    outer Integer k;
+    Real y = k;
+  end A;
+  inner Real k = 1;
+  A a;
+end M;
+""", "4:5", "the inner 'k' is not a subtype of the outer one: Real is not Integer (MLS 5.4)", """
+model M
+  model A
+    outer Integer k;
+    Real y = k;
+  end A;
+  inner Integer k = 1;
+  A a;
+end M;
+"""),
+    "inner with other sizes than its outer": ("""
+model M
+  model A
+    outer Real k[2];
+    Real y = k[1];
+  end A;
+  inner Real k[3] = {1, 2, 3};
+  A a;
+end M;
+""", "4:5", "outer component 'k' has sizes [2], the inner one [3] (MLS 5.4)", """
+model M
+  model A
+    outer Real k[3];
+    Real y = k[1];
+  end A;
+  inner Real k[3] = {1, 2, 3};
+  A a;
+end M;
+"""),
+    # ----------------------------------------------------------------- MLS 7.3 redeclarations
+    "redeclared component not a subtype": ("""
+model M
+  model A
+    Real x = 1;
+  end A;
+  model B
+    Real x = 2;
+    Real y = 3;
+  end B;
+  model Holder
+    replaceable B part;
+  end Holder;
+  Holder h(redeclare A part);
+end M;
+""", "13:12", "M.A is not a subtype of the constraining type of 'part', M.B: M.A has no "
+              "public element 'y' of M.B (MLS 7.3.2)", """
+model M
+  model A
+    Real x = 1;
+  end A;
+  model B
+    Real x = 2;
+    Real y = 3;
+  end B;
+  model Holder
+    replaceable A part;
+  end Holder;
+  Holder h(redeclare B part);
+end M;
+"""),
+    "replaceable class not a subtype of its constrainedby": ("""
+model M
+  model A
+    Real x = 1;
+    Real y = 2;
+  end A;
+  model B
+    Real x = 3;
+  end B;
+  replaceable model C = B constrainedby A;
+  C c;
+end M;
+""", "10:3", "M.B is not a subtype of its constraining type, M.A: M.B has no public element "
+             "'y' of M.A (MLS 7.3.2)", """
+model M
+  model A
+    Real x = 1;
+  end A;
+  model B
+    Real x = 3;
+    Real y = 2;
+  end B;
+  replaceable model C = B constrainedby A;
+  C c;
+end M;
+"""),
+    "redeclaration of a final class": ("""
+model M
+  model A
+    final replaceable model B
+      Real x = 2;
+    end B;
+    B b;
+  end A;
+  model C
+    Real x = 3;
+  end C;
+  A a(redeclare model B = C);
+end M;
+""", "12:7", "'B' is final and cannot be redeclared (MLS 7.3.3)", """
+model M
+  model A
+    replaceable model B
+      Real x = 2;
+    end B;
+    B b;
+  end A;
+  model C
+    Real x = 3;
+  end C;
+  A a(redeclare model B = C);
+end M;
+"""),
+    "redeclaration of a constant": ("""
+model M
+  model A
+    replaceable constant Real k = 1;
+  end A;
+  A a(redeclare Real k = 2);
+end M;
+""", "6:7", "'k' is a constant and cannot be redeclared (MLS 7.3.3)", """
+model M
+  model A
+    constant Real k = 1;
+  end A;
+  A a(k = 2);
+end M;
+"""),
+    "protected class redeclared public": ("""
+model M
+  model A
+  protected
+    replaceable model Part
+      Real x = 2;
+    end Part;
+  end A;
+  model B
+    extends A;
+    redeclare model Part
+      Real x = 3;
+    end Part;
+    Part p;
+  end B;
+  B b;
+end M;
+""", "11:5", "'Part' is protected and cannot be redeclared public (MLS 7.3.3)", """
+model M
+  model A
+  protected
+    replaceable model Part
+      Real x = 2;
+    end Part;
+  end A;
+  model B
+    extends A;
+  protected
+    redeclare model Part
+      Real x = 3;
+    end Part;
+  public
+    Part p;
+  end B;
+  B b;
+end M;
+"""),
 }
 
 
 def _flatten(source: str, tmp_path):
+    """Flatten the model: the file's class, or ``M`` of a package ``P`` (to import from)."""
     path = tmp_path / "Test.mo"
     path.write_text(source)
-    return path, api.flatten_model(path, environ={})
+    model = "P.M" if source.lstrip().startswith("package P") else None
+    return path, api.flatten_model(path, model, environ={})
 
 
 @pytest.mark.parametrize("name", sorted(RULES))

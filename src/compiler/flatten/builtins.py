@@ -10,6 +10,7 @@ from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.calls import bind_arguments
 from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.values import RecordValue, ShapeError
 from compiler.lang import ast
 
@@ -71,6 +72,8 @@ def _kept(name: str, names: tuple):
         args = [_value(arg, env) for arg in _arguments(call, names, name)]
         if name == "der":
             _check_der(args[0], env, call)
+        elif name in operator_rules.NUMERIC_ARGUMENTS:
+            operator_rules.check_numeric_arguments(name, args, env.ctx, call.span)
         try:
             return broadcast(lambda *items: flat.Call(name, items), args)
         except ShapeError as error:
@@ -342,6 +345,9 @@ def _cardinality(call, env):
         return flat.Const(0)
     if type(element) is tuple:
         raise FlattenError("cardinality() needs a scalar connector", call.span)
+    if element.info.kind not in ("connector", "expandable connector"):
+        raise FlattenError(f"cardinality() needs a connector; '{connector.dotted}' is not one "
+                           "(MLS 3.7.4)", call.span)
     return flat.Const(env.ctx.connections.cardinality(element))
 
 

@@ -10,7 +10,8 @@ import dataclasses
 
 from compiler.errors import CompilerError
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.rules import restrictions
+from compiler.flatten.rules import lookup as lookup_rules
+from compiler.flatten.rules import redeclarations, restrictions, visibility
 from compiler.lang import ast, parse
 from compiler.library import ClassEntry
 
@@ -52,7 +53,7 @@ class ClassInfo:
     __slots__ = ("entry", "kind", "partial", "builtin", "literals", "members", "classes",
                  "equations", "initial_equations", "algorithms", "initial_algorithms",
                  "type_layers", "dims", "flow", "variability", "causality", "composition",
-                 "external_object", "enumeration")
+                 "external_object", "enumeration", "protected")
 
     def __init__(self, entry: ClassEntry, definition: ast.ClassDef):
         self.entry = entry
@@ -72,6 +73,7 @@ class ClassInfo:
         self.composition = definition.body if isinstance(definition.body, ast.Composition) else None
         self.external_object = False  # extends ExternalObject
         self.enumeration = ""          # the enumeration whose literals it has (short classes)
+        self.protected: set[str] = set()  # its protected elements (components and classes)
 
     @property
     def name(self) -> str:
@@ -99,6 +101,7 @@ class Classes:
         self._infos: dict[int, ClassInfo] = {}
         self._expanding: dict[int, ClassEntry] = {}
         self._imports: dict[int, tuple] = {}
+        self._checked_imports: set[int] = set()
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
@@ -145,6 +148,8 @@ class Classes:
             del self._expanding[key]
         self._infos[key] = info
         self._by_name.setdefault(info.name, info)
+        if definition.replaceable and definition.constraint is not None:
+            redeclarations.check_replaceable(self, self.side(entry))
         return info
 
     def _fill(self, info: ClassInfo, definition: ast.ClassDef) -> None:
@@ -174,6 +179,7 @@ class Classes:
         # a short class of a partial class is partial (MLS 4.6.1)
         info.partial = info.partial or base.partial
         self._inherit(info, base, body.modification, entry.parent)
+        info.protected.update(base.protected)
         info.dims = tuple((dim, entry.parent) for dim in body.dims) + base.dims
         info.flow = body.flow or base.flow
         info.variability = body.variability or base.variability
@@ -222,9 +228,41 @@ class Classes:
         if original is None:
             raise FlattenError(f"class {base.name} has no class '{name}' to redeclare",
                                argument.span)
-        if not self.definition(original).replaceable:
-            raise FlattenError(f"class '{name}' is not replaceable", argument.span)
-        info.classes[name] = ClassEntry(name, scope, argument.element)
+        entry = ClassEntry(name, scope, argument.element)
+        self.check_class_redeclaration(original, entry, argument.span)
+        info.classes[name] = entry
+
+    def side(self, entry: ClassEntry) -> redeclarations.Side:
+        """A replaceable class for the redeclaration rules: its definition, with its names
+        resolved where it is written."""
+        def expanded():
+            try:
+                return self.expand(entry)
+            except FlattenError:
+                return None  # (``enumeration(:)``, waiting for its redeclaration)
+        return redeclarations.Side(self.definition(entry), self.resolver(entry.parent),
+                                   expanded)
+
+    def resolver(self, scope):
+        """``type name -> ClassInfo`` seen from ``scope`` (None when it does not resolve)."""
+        def resolve(type_name):
+            try:
+                return self.expand(self.lookup_class(type_name, scope), type_name.span)
+            except FlattenError:
+                return None
+        return resolve
+
+    def check_class_redeclaration(self, original: ClassEntry, new: ClassEntry, span) -> None:
+        redeclarations.check_redeclaration(self, self.side(original), self.side(new), span)
+
+    def _redeclare_element(self, info: ClassInfo, new: ClassEntry, element) -> None:
+        """``redeclare model X ... end X`` among the elements of a class."""
+        original = info.classes.get(element.name)
+        if original is None:
+            raise FlattenError(f"there is no inherited class '{element.name}' to redeclare "
+                               "(MLS 7.3)", element.span)
+        redeclarations.check_protection(element.name in info.protected, element)
+        self.check_class_redeclaration(original, new, element.span)
 
     def _add_member(self, info: ClassInfo, member: Member, inherited: bool = False) -> None:
         name = member.decl.name
@@ -267,6 +305,10 @@ class Classes:
                 restrictions.check_extends(info.kind, base, element.span, short=False)
                 bases.append((element, base))
                 self._inherit(info, base, element.modification, entry)
+                # a protected extends makes every inherited element protected (MLS 7.1.2)
+                info.protected.update(base.members if element.protected else base.protected)
+                if element.protected:
+                    info.protected.update(base.classes)
         restrictions.check_combination(info.name, body, bases)
         own = set()
         for element in body.elements:
@@ -281,7 +323,13 @@ class Classes:
             elif isinstance(element, ast.ClassDef):
                 if element.name in info.members:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
+                if element.redeclare:
+                    self._redeclare_element(info, entry.child(element.name), element)
                 info.classes[element.name] = entry.child(element.name)
+            else:
+                continue
+            if element.protected:
+                info.protected.add(element.name)
         if entry.directory is not None:
             for name, child in entry.children().items():
                 info.classes.setdefault(name, child)
@@ -299,11 +347,21 @@ class Classes:
         for part in name.parts[1:]:
             if not isinstance(found, ClassEntry):
                 break
-            found = self.member_of(found, part, name.span)
+            found = self.public_member_of(found, part, name.span)
         if not isinstance(found, ClassEntry):
             message = (f"unknown type '{name.dotted}'" if found is None
                        else f"'{name.dotted}' is a component, not a class")
             raise FlattenError(message, name.span or span)
+        return found
+
+    def public_member_of(self, entry: ClassEntry, name: str, span=None):
+        """Element ``name`` of class ``entry`` named with dot notation (``A.name``), which
+        must be public (MLS 4.1) and may be looked up so (MLS 5.3.2)."""
+        found = self.member_of(entry, name, span)
+        if found is not None and id(entry) not in self._expanding:
+            holder = self.expand(entry, span)
+            visibility.check_public(holder, name, span)
+            lookup_rules.check_inside(holder, found, name, span, self.definition)
         return found
 
     def member_of(self, entry: ClassEntry, name: str, span=None):
@@ -349,24 +407,48 @@ class Classes:
             imports = tuple(element for element in body.elements
                             if isinstance(element, ast.Import)) \
                 if isinstance(body, ast.Composition) else ()
+            lookup_rules.check_import_names(imports)
             self._imports[id(scope)] = imports
         return imports
 
     def _imported(self, name: str, scope: ClassEntry):
+        """``name`` as the imports of ``scope`` give it: qualified and renaming imports first,
+        then the public elements of the packages of unqualified ones (MLS 13.2.1)."""
+        wildcards = []
         for element in self._imports_of(scope):
             path = element.path
-            if element.alias == name or (not element.alias and not element.wildcard and
-                                         not element.names and path[-1] == name):
-                return self._global(path, element.span)
-            if name in element.names:
-                return self._global(path + (name,), element.span)
             if element.wildcard:
-                package = self._global(path, element.span)
-                if isinstance(package, ClassEntry):
-                    found = self.member_of(package, name, element.span)
-                    if found is not None:
-                        return found
-        return None
+                wildcards.append(element)
+            elif element.alias == name or (not element.alias and not element.names and
+                                           path[-1] == name):
+                self._check_import(element, path[:-1])
+                return self._global(path, element.span)
+            elif name in element.names:
+                self._check_import(element, path)
+                return self._global(path + (name,), element.span)
+        found = None
+        for element in wildcards:
+            package = self._global(element.path, element.span)
+            if not isinstance(package, ClassEntry):
+                continue
+            self._check_import(element, element.path)
+            candidate = self.member_of(package, name, element.span)
+            if candidate is None or name in self.expand(package).protected:
+                continue
+            if found is not None and candidate is not found:
+                raise FlattenError(f"'{name}' is found by two unqualified imports (MLS 13.2.1)",
+                                   element.span)
+            found = candidate
+        return found
+
+    def _check_import(self, element: ast.Import, holder_path: tuple) -> None:
+        """What an import names is a package or an element of one (checked once)."""
+        if id(element) in self._checked_imports:
+            return
+        self._checked_imports.add(id(element))
+        holder = self._global(holder_path, element.span) if holder_path else None
+        if isinstance(holder, ClassEntry):
+            lookup_rules.check_import(element, self.expand(holder, element.span))
 
     def _global(self, path: tuple, span):
         found = self.library.root(path[0])
@@ -374,7 +456,7 @@ class Classes:
             if not isinstance(found, ClassEntry):
                 found = None
                 break
-            found = self.member_of(found, part, span)
+            found = self.public_member_of(found, part, span)
         if found is None:
             raise FlattenError(f"imported name '{'.'.join(path)}' not found", span)
         return found

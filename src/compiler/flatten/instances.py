@@ -16,7 +16,10 @@ from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.rules import inner_outer
 from compiler.flatten.rules import prefixes as prefix_rules
+from compiler.flatten.rules import redeclarations
+from compiler.flatten.rules import visibility
 from compiler.flatten.values import shape
 from compiler.lang import ast
 from compiler.library import ClassEntry
@@ -169,9 +172,11 @@ class Instance:
                 isinstance(sub.redeclare[0], ast.ClassDef):
             element, env = sub.redeclare
             original = self.info.classes.get(name)
-            if original is None or not self.ctx.classes.definition(original).replaceable:
+            if original is None:
                 raise FlattenError(f"class '{name}' is not replaceable", sub.span)
-            return ClassEntry(name, env.scope, element)
+            entry = ClassEntry(name, env.scope, element)
+            self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
+            return entry
         return self.info.classes.get(name)
 
     def outer_mod(self, name: str):
@@ -201,6 +206,7 @@ def _member_mod(inst: Instance, member):
     element, env = layers[position].redeclare
     if not isinstance(element, ast.Component):
         return merge_all([layer for layer in layers + [original] if layer is not None], name)
+    _check_component_redeclaration(inst, member, layers, position)
     redeclare = layers[position].redeclare
     own = from_ast(element.modification, env)
     constraint = member.decl.constraint
@@ -210,6 +216,35 @@ def _member_mod(inst: Instance, member):
         [_without_redeclare(layer) for layer in layers[position + 1:]] + [original]
     merged = merge_all([layer for layer in ordered if layer is not None], name)
     return (merged or Mod()).copy(redeclare=redeclare, span=layers[position].span)
+
+
+def _check_component_redeclaration(inst: Instance, member, layers: list, position: int) -> None:
+    """The redeclaration ``layers[position]`` of a component against what it replaces: the
+    next redeclaration below it, or the declaration (MLS 7.3)."""
+    element, env = layers[position].redeclare
+    earlier = next((layer.redeclare for layer in layers[position + 1:]
+                    if layer is not None and layer.redeclare is not None and
+                    isinstance(layer.redeclare[0], ast.Component)), None)
+    original = redeclarations.Side(earlier[0], _resolver(earlier[1])) if earlier is not None \
+        else redeclarations.Side(member.decl, _resolver(Env(inst.ctx, inst, member.scope)))
+    redeclarations.check_redeclaration(inst.ctx.classes, original,
+                                       redeclarations.Side(element, _resolver(env)),
+                                       layers[position].span)
+
+
+def _resolver(env):
+    """``type name -> ClassInfo`` of a component declared in ``env`` (None when it does not
+    resolve there)."""
+    classes = env.ctx.classes
+
+    def resolve(type_name):
+        try:
+            entry = names.resolve_type(env.instance, type_name, env.scope) \
+                if env.instance is not None else classes.lookup_class(type_name, env.scope)
+            return classes.expand(entry, type_name.span)
+        except FlattenError:
+            return None
+    return resolve
 
 
 def _without_redeclare(mod):
@@ -230,10 +265,13 @@ def instantiate(inst: Instance, member):
             decl.condition, decl_env, "the condition of a component", expect=bool):
         return REMOVED
     if decl.outer:
-        return _outer(inst, decl)
+        return _outer(inst, decl, decl_env, mod)
     type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
     info = ctx.classes.expand(type_entry, decl.type_name.span)
     _check_kind(info, decl)
+    if decl.constraint is not None:
+        redeclarations.check_replaceable(ctx.classes,
+                                         redeclarations.Side(decl, _resolver(decl_env)))
     if (decl.flow or info.flow) == "stream":
         raise FlattenError("stream connectors are not supported", decl.span)
     dims = _dims(decl, decl_env, info, mod)
@@ -342,8 +380,6 @@ def _redeclared(inst: Instance, member, mod):
     element, env = mod.redeclare
     if not isinstance(element, ast.Component):
         raise FlattenError(f"'{member.decl.name}' is a component, not a class", mod.span)
-    if not member.decl.replaceable:
-        raise FlattenError(f"component '{member.decl.name}' is not replaceable", mod.span)
     # (a redeclaration without dimensions keeps those of the original: ``cellData[Ns, Np]``)
     decl = ast.Component(element.name, element.type_name, element.dims or member.decl.dims,
                          element.modification,
@@ -355,13 +391,20 @@ def _redeclared(inst: Instance, member, mod):
     return decl, env, mod.copy(redeclare=None)
 
 
-def _outer(inst: Instance, decl: ast.Component):
+def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
     """An ``outer`` component is the ``inner`` one of the nearest enclosing instance."""
     holder = inst.parent
     while holder is not None:
         member = holder.info.members.get(decl.name)
         if member is not None and member.decl.inner:
-            return holder.member(decl.name)
+            inner = holder.member(decl.name)
+            if inner is not REMOVED:
+                info = inst.ctx.classes.expand(
+                    names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
+                dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
+                             for dim, dim_env in _dim_expressions(decl, decl_env, info))
+                inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
+            return inner
         holder = holder.parent
     raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
                        decl.span)
@@ -392,6 +435,7 @@ def _check_modified_names(info: ClassInfo, mod, decl) -> None:
     for name, sub in mod.args.items():
         if name not in info.members and name not in info.classes:
             raise FlattenError(f"class {info.name} has no element '{name}'", sub.span or decl.span)
+    visibility.check_modifiable(info, mod, decl.name)
     if mod.binding is not None and info.kind not in _INTERFACE_KINDS:
         raise FlattenError(f"component '{decl.name}' of {info.kind} {info.name} cannot have a "
                            f"binding equation", mod.span or decl.span)
@@ -411,11 +455,15 @@ def _stronger(a: str, b: str) -> str:
     return a if _VARIABILITY_RANK[a] <= _VARIABILITY_RANK[b] else b
 
 
-def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
-    expressions = [(dim, env) for dim in decl.dims] + \
+def _dim_expressions(decl: ast.Component, env: Env, info: ClassInfo) -> list:
+    """The dimensions of a declaration and of its type, each with the Env to read it in."""
+    return [(dim, env) for dim in decl.dims] + \
         [(dim, Env(env.ctx, None, scope)) for dim, scope in info.dims]
+
+
+def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
     dims = []
-    for position, (dim, dim_env) in enumerate(expressions):
+    for position, (dim, dim_env) in enumerate(_dim_expressions(decl, env, info)):
         if isinstance(dim, ast.Colon):
             if mod is None or mod.binding is None:
                 raise FlattenError(f"the size of '{decl.name}' is ':' but it has no binding",

@@ -14,6 +14,7 @@ from compiler.flatten.classes import BUILTIN_CLASSES, Member
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.modifiers import from_ast
+from compiler.flatten.rules import visibility
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
 from compiler.library import ClassEntry
@@ -39,7 +40,7 @@ def _resolve_type(inst, type_name, scope, classes):
         local = inst.class_named(type_name.parts[0])
         if local is not None:
             for part in type_name.parts[1:]:
-                local = classes.member_of(local, part, type_name.span)
+                local = classes.public_member_of(local, part, type_name.span)
                 if not isinstance(local, ClassEntry):
                     raise FlattenError(f"unknown type '{type_name.dotted}'", type_name.span)
             return local
@@ -69,6 +70,7 @@ def resolve(ref: ast.ComponentRef, env):
             if cls is not None:
                 return _static(cls, parts, 1, env, ref)
         if name == "time" and len(parts) == 1 and not first.subscripts:
+            _check_time(env, first.span)
             return flat.TIME
         found = ctx.classes.lookup(name, env.scope, span=first.span)
     if found is None:
@@ -76,6 +78,26 @@ def resolve(ref: ast.ComponentRef, env):
     if isinstance(found, Member):
         return _constant_ref(found, parts, 0, env, ref)
     return _static(found, parts, 1, env, ref)
+
+
+_DATA_KINDS = frozenset({"record", "operator record", "connector", "expandable connector"})
+
+
+def _check_time(env, span) -> None:
+    """``time`` is a variable of models and blocks (MLS 3.6.7), not of records and connectors."""
+    if env.scope is None:
+        return
+    info = env.ctx.classes.expand(env.scope, span)
+    if info.kind in _DATA_KINDS:
+        raise FlattenError(f"'time' is only available in models and blocks, not in {info.kind} "
+                           f"{info.name} (MLS 3.6.7)", span)
+
+
+def check_unconditional(node, part) -> None:
+    """A conditional component is only modified or connected (MLS 4.4.5)."""
+    if node.decl is not None and node.decl.condition is not None:
+        raise FlattenError(f"'{part.name}' is a conditional component: it may only be modified "
+                           "or used in connections (MLS 4.4.5)", part.span)
 
 
 def _text(ref: ast.ComponentRef) -> str:
@@ -123,6 +145,8 @@ def _descend(node, parts, k: int, env, ref, leaf=element_value):
             raise Removed()
         raise FlattenError(f"component '{part.name}' is disabled by its condition and cannot "
                            "be used", part.span)
+    if leaf is not None:
+        check_unconditional(node, part)
     selections = _selections(part, node.dims, env, part.name)
     if any(type(item) is Dynamic for item in selections):
         if leaf is None:
@@ -144,6 +168,8 @@ def _descend_chosen(node, selections, parts, k: int, env, ref, leaf):
             raise FlattenError(f"'{element.name}' is a {element.type} variable and has no "
                                f"component '{following.name}'", following.span)
         child = element.member(following.name)
+        if child is not None:
+            visibility.check_public(element.info, following.name, following.span)
         if child is None:
             raise FlattenError(f"unknown name '{following.name}' in '{element.path}' "
                                f"(class {element.info.name})", following.span)
@@ -307,7 +333,7 @@ def _static(entry: ClassEntry, parts, k: int, env, ref):
         info = classes.expand(entry, part.span)
         if info.builtin == "enumeration":
             return _literal(info, part, parts, k, env)
-        found = classes.member_of(entry, part.name, part.span)
+        found = classes.public_member_of(entry, part.name, part.span)
         if found is None:
             raise FlattenError(f"unknown name '{part.name}' in {info.kind} {info.name}",
                                part.span)
