@@ -453,12 +453,14 @@ model M
   end C;
   connector Outer
     Real p;
+    Real q[2];
     flow C c;
     flow Real g;
   end Outer;
   Outer o;
 equation
   o.p = 1;
+  o.q = {2, 3};
 end M;
 """),
     "output connector with output elements": ("""
@@ -1172,6 +1174,470 @@ model M
     Part p;
   end B;
   B b;
+end M;
+"""),
+    # ---------------------------------------------------------------- MLS 4.7, 7.1, 12.2 more
+    "block connector without direction": ("""
+model M
+  connector Pin
+    Real v;
+    flow Real i;
+  end Pin;
+  block B
+    Pin p;
+  end B;
+  B b;
+end M;
+""", "4:5", "'v' of connector 'b.p' of block M.B is neither input nor output: the connectors "
+            "of a block carry signals only (MLS 4.7)", """
+model M
+  connector Pin
+    Real v;
+    flow Real i;
+  end Pin;
+  model B
+    Pin p;
+  equation
+    p.v = 1;
+  end B;
+  B b;
+end M;
+"""),
+    "public function variable neither input nor output": ("""
+model M
+  function f
+    input Real u;
+    output Real y;
+    Real z;
+  algorithm
+    z := u;
+    y := z;
+  end f;
+  Real x = f(time);
+end M;
+""", "6:5", "public variable 'z' of function M.f is neither input nor output: the public "
+            "variables of a function are its formal parameters (MLS 12.2)", """
+model M
+  function f
+    input Real u;
+    output Real y;
+  protected
+    Real z;
+  algorithm
+    z := u;
+    y := z;
+  end f;
+  Real x = f(time);
+end M;
+"""),
+    "replaceable base class": ("""
+model M
+  replaceable model A
+    Real x = 1;
+  end A;
+  extends A;
+end M;
+""", "6:3", "the base class M.A is replaceable; a base class must not be (MLS 7.1.4)", """
+model M
+  model A
+    Real x = 1;
+  end A;
+  extends A;
+end M;
+"""),
+    "inherited class declared again differently": ("""
+model M
+  model Base
+    model A
+      Real x = 1;
+    end A;
+  end Base;
+  extends Base;
+  model A
+    Real x = 2;
+  end A;
+  A a;
+end M;
+""", "9:3", "class 'A' is inherited and declared again differently (M.Base.A and M.A): "
+            "elements of the same name must be identical (MLS 7.1)", """
+model M
+  model Base
+    model A
+      Real x = 1;
+    end A;
+  end Base;
+  extends Base;
+  model A
+    Real x = 1;
+  end A;
+  A a;
+end M;
+"""),
+    "extending the package of an operator record": ("""
+model M
+  package A
+    operator record OR
+      Real x;
+    end OR;
+  end A;
+  package B
+    extends A;
+    constant Real k = 1;
+  end B;
+  Real x = B.k;
+end M;
+""", "9:5", "M.A encloses an operator record; a class enclosing one cannot be extended "
+            "(MLS 4.7)", """
+model M
+  package A
+    record R
+      Real x;
+    end R;
+  end A;
+  package B
+    extends A;
+    constant Real k = 1;
+  end B;
+  Real x = B.k;
+end M;
+"""),
+    # ------------------------------------------------------------------- MLS 9 connections
+    "connector reference through two components": ("""
+model M
+  connector C
+    Real e;
+    flow Real f;
+  end C;
+  model A
+    model B
+      C c1;
+      C c2;
+    end B;
+    B b;
+  end A;
+  A a;
+equation
+  connect(a.b.c1, a.b.c2);
+  a.b.c1.e = 1;
+end M;
+""", "16:11", "'a.b.c1' is no connector of this class nor of one of its components: connect "
+              "takes c1.c2...cn or m.c (MLS 9.1)", """
+model M
+  connector C
+    Real e;
+    flow Real f;
+  end C;
+  model B
+    C c1;
+    C c2;
+  equation
+    connect(c1, c2);
+  end B;
+  model A
+    B b;
+  end A;
+  A a;
+end M;
+"""),
+    "Real connected to Integer": ("""
+model M
+  connector A
+    Real e;
+    flow Real f;
+  end A;
+  connector B
+    Integer e;
+    flow Real f;
+  end B;
+  A a;
+  B b;
+equation
+  connect(a, b);
+  a.e = 1;
+end M;
+""", "14:3", "cannot connect 'a.e' (Real) to 'b.e' (Integer): matched variables have the "
+             "same primitive type (MLS 9.3)", """
+model M
+  connector A
+    Real e;
+    flow Real f;
+  end A;
+  connector B
+    Real e;
+    flow Real f;
+  end B;
+  A a;
+  B b;
+equation
+  connect(a, b);
+end M;
+"""),
+    "input connected to a variable without direction": ("""
+model M
+  connector A
+    input Real x;
+  end A;
+  connector B
+    Real x;
+  end B;
+  model Holder
+    A a;
+    B b;
+  end Holder;
+  Holder h;
+equation
+  connect(h.a, h.b);
+  h.a.x = 1;
+end M;
+""", "15:3", "cannot connect input 'h.a.x' to 'h.b.x', which is neither input nor output "
+             "(MLS 9.3)", """
+model M
+  connector A
+    input Real x;
+  end A;
+  connector B
+    output Real x;
+  end B;
+  model Holder
+    A a;
+    B b;
+  end Holder;
+  Holder h;
+equation
+  connect(h.a, h.b);
+  h.b.x = 1;
+end M;
+"""),
+    "connected parameters that differ": ("""
+model M
+  connector C
+    Real e;
+    flow Real f;
+    parameter Real k;
+  end C;
+  C c1(k = 1), c2(k = 2);
+equation
+  connect(c1, c2);
+  c1.e = 1;
+end M;
+""", "10:3", "connected parameters 'c1.k' and 'c2.k' differ (1.0 and 2.0); they must be equal "
+             "(MLS 9.3)", """
+model M
+  connector C
+    Real e;
+    flow Real f;
+    parameter Real k;
+  end C;
+  C c1(k = 1), c2(k = 1);
+equation
+  connect(c1, c2);
+end M;
+"""),
+    "two sources in one connection set": ("""
+model M
+  connector RealInput = input Real;
+  connector RealOutput = output Real;
+  model A
+    model B
+      RealOutput y = 1;
+      RealInput u;
+    end B;
+    B b;
+    RealInput u;
+  equation
+    connect(u, b.u);
+    connect(b.u, b.y);
+  end A;
+  A a(u = 2);
+end M;
+""", "14:5", "the connection set of 'a.u' and 'a.b.y' has 2 sources of its signal (inside "
+             "outputs or outside inputs); it may have one (MLS 9.3)", """
+model M
+  connector RealInput = input Real;
+  connector RealOutput = output Real;
+  model A
+    model B
+      RealOutput y = 1;
+      RealInput u;
+    end B;
+    B b;
+    RealOutput y;
+  equation
+    connect(y, b.u);
+    connect(b.u, b.y);
+  end A;
+  A a;
+end M;
+"""),
+    "parameter connector": ("""
+model M
+  connector C
+    output Real x;
+  end C;
+  parameter C c(x = 1);
+end M;
+""", "6:3", "connector component 'c' cannot be parameter (MLS 9.3)", """
+model M
+  connector C
+    output Real x;
+  end C;
+  C c(x = 1);
+end M;
+"""),
+    "connector with more potentials than flows": ("""
+model M
+  record R
+    Real a;
+    Real b;
+  end R;
+  connector C
+    R r;
+    flow Real f;
+  end C;
+  C c;
+equation
+  c.r.a = 1;
+  c.r.b = 2;
+end M;
+""", "11:3", "connector M.C of 'c' has 1 flow variable but 2 potential ones; they must be as "
+             "many (MLS 9.3.1)", """
+model M
+  record R
+    Real a;
+    Real b;
+  end R;
+  connector C
+    R r;
+    flow Real f[2];
+  end C;
+  C c;
+equation
+  c.r.a = 1;
+  c.r.b = 2;
+end M;
+"""),
+    "flow in an expandable connector": ("""
+model M
+  expandable connector Bus
+    Real e;
+    flow Real f;
+  end Bus;
+  Bus bus;
+end M;
+""", "5:5", "an expandable connector may not contain flow variables, only connectors with "
+            "them (MLS 9.1.3)", """
+model M
+  connector Pin
+    Real v;
+    flow Real i;
+  end Pin;
+  expandable connector Bus
+    Pin p;
+  end Bus;
+  Bus bus;
+equation
+  bus.p.v = 1;
+end M;
+"""),
+    "flow operator record without '0'": ("""
+model M
+  operator record C
+    Real re;
+    operator function '+'
+      input C a;
+      input C b;
+      output C c;
+    algorithm
+      c := C(a.re + b.re);
+    end '+';
+    operator function '-'
+      input C a;
+      output C c;
+    algorithm
+      c := C(-a.re);
+    end '-';
+  end C;
+  connector Port
+    C e;
+    flow C f;
+  end Port;
+  Port p;
+equation
+  p.e = C(1);
+end M;
+""", "21:5", "flow variable 'f' has operator record M.C, which does not define '0': flow "
+             "operator records need addition, negation and '0' (MLS 9.2)", """
+model M
+  operator record C
+    Real re;
+    operator function '+'
+      input C a;
+      input C b;
+      output C c;
+    algorithm
+      c := C(a.re + b.re);
+    end '+';
+    operator function '-'
+      input C a;
+      output C c;
+    algorithm
+      c := C(-a.re);
+    end '-';
+    operator function '0'
+      output C c;
+    algorithm
+      c := C(0);
+    end '0';
+  end C;
+  connector Port
+    C e;
+    flow C f;
+  end Port;
+  Port p;
+equation
+  p.e = C(1);
+end M;
+"""),
+    # ------------------------------------------------------------- MLS 14 overloaded operators
+    "ambiguous constructors": ("""
+model M
+  operator record C
+    Real re;
+    operator 'constructor'
+      function fromReal
+        input Real x;
+        output C c(re = x);
+      algorithm
+      end fromReal;
+      function alsoFromReal
+        input Real y;
+        output C c(re = 2*y);
+      algorithm
+      end alsoFromReal;
+    end 'constructor';
+  end C;
+  C c = C(1.0);
+end M;
+""", "18:9", "the call of M.C matches 2 of its constructors (M.C.'constructor'.fromReal, "
+             "M.C.'constructor'.alsoFromReal); it must match one (MLS 14.2)", """
+model M
+  operator record C
+    Real re;
+    operator 'constructor'
+      function fromReal
+        input Real x;
+        output C c(re = x);
+      algorithm
+      end fromReal;
+      function fromInteger
+        input Integer i;
+        input Integer scale;
+        output C c(re = i*scale);
+      algorithm
+      end fromInteger;
+    end 'constructor';
+  end C;
+  C c = C(1.0);
 end M;
 """),
 }

@@ -102,6 +102,7 @@ class Classes:
         self._expanding: dict[int, ClassEntry] = {}
         self._imports: dict[int, tuple] = {}
         self._checked_imports: set[int] = set()
+        self._enclosing_cache: dict[int, bool] = {}
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
@@ -206,14 +207,18 @@ class Classes:
         if base.entry is EXTERNAL_OBJECT or base.external_object:
             info.external_object = True
         per_member = _split_arguments(modification)
-        for name, redeclared in per_member.pop(None, {}).items():
+        redeclared_classes = per_member.pop(None, {})
+        for name, redeclared in redeclared_classes.items():
             self._redeclare_class(info, base, name, redeclared, scope)
         for name, member in base.members.items():
             args = per_member.pop(name, ())
             layers = (((tuple(args), scope),) + member.layers) if args else member.layers
             self._add_member(info, Member(member.decl, member.scope, layers), inherited=True)
         for name, entry in base.classes.items():
-            info.classes.setdefault(name, entry)
+            existing = info.classes.setdefault(name, entry)
+            if existing is not entry and name not in redeclared_classes:
+                self._check_same_class(existing, entry, modification.span if modification
+                                       else None)
         for name, args in per_member.items():
             if name not in base.classes:
                 raise FlattenError(f"class {base.name} has no element '{name}' to modify",
@@ -254,6 +259,28 @@ class Classes:
 
     def check_class_redeclaration(self, original: ClassEntry, new: ClassEntry, span) -> None:
         redeclarations.check_redeclaration(self, self.side(original), self.side(new), span)
+
+    def _check_same_class(self, first: ClassEntry, second: ClassEntry, span) -> None:
+        """Two classes of one name, inherited or declared, are identical (MLS 7.1)."""
+        if self.definition(first) != self.definition(second):
+            raise FlattenError(f"class '{first.name}' is inherited and declared again "
+                               f"differently ({first.full_name} and {second.full_name}): "
+                               "elements of the same name must be identical (MLS 7.1)",
+                               span or self.definition(second).span)
+
+    def _encloses_operator_record(self, entry: ClassEntry) -> bool:
+        """Whether a class holds an operator record among its nested class definitions."""
+        found = self._enclosing_cache.get(id(entry))
+        if found is None:
+            self._enclosing_cache[id(entry)] = False  # (while looking: no cycles)
+            body = self.definition(entry).body
+            found = isinstance(body, ast.Composition) and any(
+                isinstance(element, ast.ClassDef) and (
+                    element.kind == "operator record" or
+                    self._encloses_operator_record(entry.child(element.name)))
+                for element in body.elements)
+            self._enclosing_cache[id(entry)] = found
+        return found
 
     def _redeclare_element(self, info: ClassInfo, new: ClassEntry, element) -> None:
         """``redeclare model X ... end X`` among the elements of a class."""
@@ -301,8 +328,15 @@ class Classes:
         for element in body.elements:
             if isinstance(element, ast.Extends):
                 base_entry = self.lookup_class(element.base, entry, element.span, own_only=True)
+                if self.definition(base_entry).replaceable:
+                    raise FlattenError(f"the base class {base_entry.full_name} is replaceable; "
+                                       "a base class must not be (MLS 7.1.4)", element.span)
                 base = self.expand(base_entry, element.span)
                 restrictions.check_extends(info.kind, base, element.span, short=False)
+                if self._encloses_operator_record(base_entry):
+                    raise FlattenError(f"{base_entry.full_name} encloses an operator record; a "
+                                       "class enclosing one cannot be extended (MLS 4.7)",
+                                       element.span)
                 bases.append((element, base))
                 self._inherit(info, base, element.modification, entry)
                 # a protected extends makes every inherited element protected (MLS 7.1.2)
@@ -325,6 +359,9 @@ class Classes:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
                 if element.redeclare:
                     self._redeclare_element(info, entry.child(element.name), element)
+                elif element.name in info.classes and not element.extends_base:
+                    self._check_same_class(info.classes[element.name],
+                                           entry.child(element.name), element.span)
                 info.classes[element.name] = entry.child(element.name)
             else:
                 continue

@@ -18,7 +18,9 @@ from compiler.flatten.equations import Collector, Where, count_equations, flatte
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.exprtypes import check_same_type
 from compiler.flatten.instances import REMOVED, Instance
+from compiler.flatten.rules import connections as connection_rules
 from compiler.flatten.rules import operators as operator_rules
+from compiler.flatten.rules.connections import CONNECTOR_KINDS
 from compiler.flatten.rules import variability as variability_rules
 from compiler.flatten.translate import variable_binding
 from compiler.flatten.variables import annotation_info, flat_variable
@@ -58,6 +60,10 @@ def _flatten(library, name: str) -> flat.FlatModel:
         kept = {record.name for record in records}
         ctx.variables = {name: record for name, record in ctx.variables.items()
                          if name in kept}
+    for instance in instances:
+        if instance.info.kind == "connector" and (
+                instance.parent is None or instance.parent.info.kind not in CONNECTOR_KINDS):
+            connection_rules.check_connector_balance(instance)
     collector = Collector()
     for instance in instances:
         _sections(instance, collector)

@@ -321,6 +321,8 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
     interface = ""
     if not protected and (inst is owner or _public_chain(inst, owner)):
         interface = "flow" if flow else ("input" if causality == "input" else "")
+        if inst is not owner and owner.info.kind == "block":
+            prefix_rules.check_block_connector(decl, inst, owner, variability, causality)
     name = inst.prefixed(decl.name)
     elements = []
     for index in _indices(dims):

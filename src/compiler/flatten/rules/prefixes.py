@@ -26,6 +26,16 @@ def check_structured(decl, info, prefixes: tuple, classes) -> None:
         raise FlattenError(f"type prefix '{present[0]}' cannot be applied to '{decl.name}', a "
                            f"component of {info.kind} {info.name}: only components of types, "
                            "records and connectors have type prefixes (MLS 4.4.2.1)", decl.span)
+    if variability in ("parameter", "constant") and info.kind in ("connector",
+                                                                   "expandable connector"):
+        raise FlattenError(f"connector component '{decl.name}' cannot be {variability} "
+                           "(MLS 9.3)", decl.span)
+    if flow == "flow" and info.kind == "operator record":
+        missing = [name for name in ("'+'", "'-'", "'0'") if name not in info.classes]
+        if missing:
+            raise FlattenError(f"flow variable '{decl.name}' has operator record {info.name}, "
+                               f"which does not define {', '.join(missing)}: flow operator "
+                               "records need addition, negation and '0' (MLS 9.2)", decl.span)
     if not (flow or causality) or info.kind == "operator record":
         return
     for name, member in info.members.items():
@@ -61,3 +71,22 @@ def check_variable(decl, info, flow: str) -> None:
             variability in ("parameter", "constant"):
         raise FlattenError(f"'{decl.name}' is both input and {variability} (MLS 4.4.2.1)",
                            decl.span)
+
+
+def check_block_connector(decl, inst, block, variability: str, causality: str) -> None:
+    """A variable of a public connector of a block (``inst`` inside ``block`` through records
+    and connectors) is input or output, unless it is a parameter or constant (MLS 4.7); the
+    members of expandable connectors take their causality from their connections."""
+    if causality or variability in ("parameter", "constant"):
+        return
+    connector = None
+    while inst is not block:
+        if inst.info.kind == "expandable connector":
+            return
+        if inst.info.kind == "connector":
+            connector = inst
+        inst = inst.parent
+    if connector is not None:
+        raise FlattenError(f"'{decl.name}' of connector '{connector.path}' of block "
+                           f"{block.info.name} is neither input nor output: the connectors of a "
+                           "block carry signals only (MLS 4.7)", decl.span)

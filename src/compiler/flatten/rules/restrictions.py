@@ -30,7 +30,7 @@ _BASE_KINDS = {
 }
 # kinds whose classes have only public sections and no equations or algorithms (MLS 4.7)
 _DATA_KINDS = {"record": "a record", "operator record": "an operator record",
-               "connector": "a connector", "expandable connector": "a connector"}
+               "connector": "a connector", "expandable connector": "an expandable connector"}
 _SECTIONS = (("equations", "equations"), ("initial_equations", "initial equations"),
              ("algorithms", "algorithms"), ("initial_algorithms", "initial algorithms"))
 
@@ -47,7 +47,7 @@ def check_composition(kind: str, name: str, definition: ast.ClassDef,
     """The own contents of a long class definition of kind ``kind``."""
     what = _DATA_KINDS.get(kind)
     if what is not None:
-        _check_data_class(what, definition, body)
+        _check_data_class(kind, what, definition, body)
     elif kind == "package":
         _check_package(body)
     elif kind == "operator":
@@ -60,17 +60,21 @@ def check_composition(kind: str, name: str, definition: ast.ClassDef,
                                "be declared (MLS 4.9)", element.span)
 
 
-def _check_data_class(what: str, definition, body: ast.Composition) -> None:
+def _check_data_class(kind: str, what: str, definition, body: ast.Composition) -> None:
     for attribute, section in _SECTIONS:
         parts = getattr(body, attribute)
         if parts:
             raise FlattenError(f"{what} may not contain {section} (MLS 4.7)",
                                _first_span(parts) or definition.span)
-    record = what != "a connector"
+    record = kind in ("record", "operator record")
+    expandable = kind == "expandable connector"
     for element in body.elements:
         if getattr(element, "protected", False):
             raise FlattenError(f"{what} may not contain protected elements (MLS 4.7)",
                                element.span)
+        if expandable and isinstance(element, ast.Component) and element.flow == "flow":
+            raise FlattenError("an expandable connector may not contain flow variables, only "
+                               "connectors with them (MLS 9.1.3)", element.span)
         if not isinstance(element, ast.Component):
             continue
         prefixes = [prefix for prefix, present in (

@@ -1,0 +1,118 @@
+"""Restrictions of connections and connectors (MLS 9.1, 9.3).
+
+Input: the matched primitive variables of a connect (``VarRecord``s), the connection sets,
+the connector instances of the model. Output: nothing, or a ``FlattenError`` at the connect
+equation or connector declaration:
+
+- a connect names connectors ``c1.c2...cn`` or ``m.c`` (MLS 9.1);
+- matched variables have the same primitive type, causal variables meet causal ones,
+  parameters meet parameters and constants constants, with equal values (MLS 9.3);
+- a connection set holds at most one source of its signal (MLS 9.3);
+- a connector that is neither partial, simple nor expandable has as many flow variables as
+  potential ones (MLS 9.3.1).
+"""
+from __future__ import annotations
+
+from compiler import flat
+from compiler.flatten.errors import FlattenError, NotEvaluable
+
+CONNECTOR_KINDS = frozenset({"connector", "expandable connector"})
+
+
+def check_form(ref, env, eq) -> None:
+    """At most the first part of a connector reference is a non-connector component."""
+    from compiler.flatten.instances import REMOVED, Instance
+    instance = env.instance
+    for position, part in enumerate(ref.parts[:-1]):
+        node = instance.member(part.name)
+        if node is None or node is REMOVED or not node.elements or \
+                not isinstance(node.elements[0], Instance):
+            return
+        instance = node.elements[0]
+        if position > 0 and instance.info.kind not in CONNECTOR_KINDS:
+            raise FlattenError(f"'{ref.dotted}' is no connector of this class nor of one of its "
+                               "components: connect takes c1.c2...cn or m.c (MLS 9.1)",
+                               ref.span or eq.span)
+
+
+def check_matched(ra, rb, ctx, eq) -> None:
+    """Two primitive variables a connect matches."""
+    if ra.type != rb.type:
+        raise FlattenError(f"cannot connect '{ra.name}' ({ra.type}) to '{rb.name}' ({rb.type}): "
+                           "matched variables have the same primitive type (MLS 9.3)", eq.span)
+    if bool(ra.causality) != bool(rb.causality):
+        causal, other = (ra, rb) if ra.causality else (rb, ra)
+        raise FlattenError(f"cannot connect {causal.causality} '{causal.name}' to '{other.name}', "
+                           "which is neither input nor output (MLS 9.3)", eq.span)
+    fixed = ("constant", "parameter")
+    if (ra.variability in fixed or rb.variability in fixed) and \
+            ra.variability != rb.variability:
+        raise FlattenError(f"cannot connect {ra.variability or 'variable'} '{ra.name}' to "
+                           f"{rb.variability or 'variable'} '{rb.name}' (MLS 9.3)", eq.span)
+    if ra.variability in fixed:
+        _check_equal_values(ra, rb, ctx, eq)
+
+
+def _check_equal_values(ra, rb, ctx, eq) -> None:
+    from compiler.flatten.evaluate import evaluate
+    try:
+        a, b = evaluate(flat.Var(ra.name), ctx), evaluate(flat.Var(rb.name), ctx)
+    except NotEvaluable:
+        return
+    if a != b:
+        raise FlattenError(f"connected {ra.variability}s '{ra.name}' and '{rb.name}' differ "
+                           f"({a} and {b}); they must be equal (MLS 9.3)", eq.span)
+
+
+def check_sources(group, info, is_source) -> None:
+    """``group``: the (name, outside) keys of one connection set; ``info[key]`` its
+    (VarRecord, span, owner). At most one inside output or public outside input."""
+    sources = [key for key in group if is_source(info[key][0], key[1])]
+    if len(sources) > 1:
+        names = " and ".join(f"'{name}'" for name, _ in sources[:2])
+        raise FlattenError(f"the connection set of {names} has {len(sources)} sources of its "
+                           "signal (inside outputs or outside inputs); it may have one "
+                           "(MLS 9.3)", info[sources[1]][1])
+
+
+def check_connector_balance(instance) -> None:
+    """A connector component's flow variables match its potential ones (MLS 9.3.1)."""
+    info = instance.info
+    if info.kind != "connector" or info.partial:
+        return
+    flows = potentials = 0
+    causal = False
+    for record in _records(instance):
+        if record is None:
+            return  # (an overdetermined record: its residues count, not checked here)
+        if record.variability in ("constant", "parameter"):
+            continue
+        if record.flow:
+            flows += 1
+        elif record.causality:
+            causal = True
+        else:
+            potentials += 1
+    if flows == 0 and not causal:
+        return  # a simple connector (MLS 9.3.1)
+    if flows != potentials:
+        raise FlattenError(f"connector {info.name} of '{instance.path}' has {flows} flow "
+                           f"variable{'s' if flows != 1 else ''} but {potentials} potential "
+                           f"one{'s' if potentials != 1 else ''}; they must be as many "
+                           "(MLS 9.3.1)", instance.span)
+
+
+def _records(instance):
+    from compiler.flatten.instances import REMOVED, VarRecord
+    for _, node in instance.all_members():
+        if node is REMOVED:
+            continue
+        for element in node.elements:
+            if "equalityConstraint" in element.info.classes or \
+                    element.info.kind == "expandable connector":
+                yield None
+                return
+            if type(element) is VarRecord:
+                yield element
+            else:
+                yield from _records(element)
