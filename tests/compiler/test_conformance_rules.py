@@ -1640,6 +1640,106 @@ model M
   C c = C(1.0);
 end M;
 """),
+    # --------------------------------------------------------------------- more, MLS 5-10
+    "base class text using an element of the derived class": ("""
+model M
+  model Base
+    Integer x = y;
+  end Base;
+  model Derived
+    Integer y = 2;
+    extends Base;
+  end Derived;
+  Derived d;
+end M;
+""", "4:17", "'y' is declared in M.Derived, a class derived from M.Base, whose text cannot use "
+             "it (MLS 7.1)", """
+model M
+  model Base
+    Integer y = 2;
+    Integer x = y;
+  end Base;
+  model Derived
+    extends Base;
+  end Derived;
+  Derived d;
+end M;
+"""),
+    "element of the inner that the outer's type lacks": ("""
+model M
+  record R
+    Real i;
+  end R;
+  record RI
+    extends R;
+    Real a;
+  end RI;
+  model A
+    outer R r;
+    Real x = r.a;
+  end A;
+  inner RI r = RI(1, 2);
+  A a;
+end M;
+""", "12:16", "'a' is not an element of M.R, the type of the outer component 'r' (MLS 5.4)", """
+model M
+  record R
+    Real i;
+  end R;
+  record RI
+    extends R;
+    Real a;
+  end RI;
+  model A
+    outer R r;
+    Real x = r.i;
+  end A;
+  inner RI r = RI(1, 2);
+  A a;
+end M;
+"""),
+    "enumeration dimension indexed by an Integer": ("""
+model M
+  type E = enumeration(one, two);
+  Real x[E] = {1, 2};
+  Real y = x[1];
+end M;
+""", "5:14", "the subscript of 'x' is an Integer, but the dimension is indexed by M.E values "
+             "(MLS 10.5.1)", """
+model M
+  type E = enumeration(one, two);
+  Real x[E] = {1, 2};
+  Real y = x[E.one];
+end M;
+"""),
+    "for-loop over a matrix": ("""
+model M
+  Real x[2];
+equation
+  for row in {{1, 2}, {3, 4}} loop
+    x[row[1]] = row[2];
+  end for;
+end M;
+""", "5:14", "the range of for-index 'row' is an array of 2 dimensions; it must be a vector "
+             "(MLS 8.3.2, 11.2.2)", """
+model M
+  Real x[2];
+equation
+  for k in {1, 2} loop
+    x[k] = 2*k;
+  end for;
+end M;
+"""),
+    "binding that does not fit the declared sizes": ("""
+model M
+  Real x[:, 1] = [2, 3];
+end M;
+""", "3:16", "the binding of 'x' has sizes [1, 2], which do not fit its declared sizes "
+             "(MLS 10.1)", """
+model M
+  Real x[:, 1] = [2; 3];
+end M;
+"""),
 }
 
 

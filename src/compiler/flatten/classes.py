@@ -53,7 +53,7 @@ class ClassInfo:
     __slots__ = ("entry", "kind", "partial", "builtin", "literals", "members", "classes",
                  "equations", "initial_equations", "algorithms", "initial_algorithms",
                  "type_layers", "dims", "flow", "variability", "causality", "composition",
-                 "external_object", "enumeration", "protected")
+                 "external_object", "enumeration", "protected", "bases")
 
     def __init__(self, entry: ClassEntry, definition: ast.ClassDef):
         self.entry = entry
@@ -74,6 +74,7 @@ class ClassInfo:
         self.external_object = False  # extends ExternalObject
         self.enumeration = ""          # the enumeration whose literals it has (short classes)
         self.protected: set[str] = set()  # its protected elements (components and classes)
+        self.bases: set[int] = set()  # ids of the entries of its base classes, transitively
 
     @property
     def name(self) -> str:
@@ -190,6 +191,8 @@ class Classes:
 
     def _inherit(self, info: ClassInfo, base: ClassInfo, modification, scope) -> None:
         """Add the elements of ``base`` as modified by ``modification`` (written in ``scope``)."""
+        info.bases.add(id(base.entry))
+        info.bases.update(base.bases)
         if base.builtin is not None:
             if info.builtin is not None and info.builtin != base.builtin:
                 raise FlattenError(f"class {info.name} extends two different built-in types",

@@ -73,16 +73,22 @@ class VarRecord:
 
 
 class Node:
-    """A declared component after instantiation: ``elements`` in row-major order."""
+    """A declared component after instantiation: ``elements`` in row-major order.
 
-    __slots__ = ("name", "dims", "elements", "is_var", "decl")
+    ``index_types`` gives per dimension the enumeration (or ``Boolean``) that indexes it, ""
+    for Integer indices; ``view`` is the class an ``outer`` component sees of its inner one.
+    """
 
-    def __init__(self, name, dims, elements, is_var, decl):
+    __slots__ = ("name", "dims", "elements", "is_var", "decl", "index_types", "view")
+
+    def __init__(self, name, dims, elements, is_var, decl, index_types=(), view=None):
         self.name = name
         self.dims = dims
         self.elements = elements
         self.is_var = is_var
         self.decl = decl
+        self.index_types = index_types
+        self.view = view
 
 
 class Instance:
@@ -274,14 +280,14 @@ def instantiate(inst: Instance, member):
                                          redeclarations.Side(decl, _resolver(decl_env)))
     if (decl.flow or info.flow) == "stream":
         raise FlattenError("stream connectors are not supported", decl.span)
-    dims = _dims(decl, decl_env, info, mod)
+    dims, index_types = _dims(decl, decl_env, info, mod)
     if info.is_structured:
         prefix_rules.check_structured(decl, info, (
             decl.variability or info.variability, decl.causality or info.causality,
             decl.flow or info.flow), ctx.classes)
-        return _structured(inst, decl, info, mod, dims)
+        return _structured(inst, decl, info, mod, dims, index_types)
     prefix_rules.check_variable(decl, info, decl.flow or info.flow or inst.flow)
-    return _variables(inst, decl, decl_env, info, mod, dims)
+    return _variables(inst, decl, decl_env, info, mod, dims, index_types)
 
 
 def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
@@ -292,7 +298,7 @@ def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
             decl.protected or inst.protected)
 
 
-def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
+def _structured(inst: Instance, decl, info: ClassInfo, mod, dims, index_types=()) -> Node:
     _check_not_recursive(inst, info, decl)
     _check_modified_names(info, mod, decl)
     variability, causality, flow, protected = _prefixes(inst, decl, info)
@@ -300,10 +306,11 @@ def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
     elements = [Instance(inst.ctx, name + _index_text(index), info, indexed(mod, index), inst,
                          decl, variability, causality, protected, flow)
                 for index in _indices(dims)]
-    return Node(decl.name, dims, elements, False, decl)
+    return Node(decl.name, dims, elements, False, decl, index_types)
 
 
-def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> Node:
+def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
+               index_types=()) -> Node:
     ctx = inst.ctx
     # a type's modification applies to every element of an array of that type; one of a type
     # with dimensions of its own (``Integer[3](min = {1, 1, 1})``) is split over those
@@ -338,7 +345,7 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
         names.register_enumeration(ctx, info)
     if info.external_object:
         register_external_object(ctx, info, decl.span)
-    return Node(decl.name, dims, elements, True, decl)
+    return Node(decl.name, dims, elements, True, decl, index_types)
 
 
 def register_external_object(ctx, info: ClassInfo, span) -> None:
@@ -406,6 +413,9 @@ def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
                 dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
                              for dim, dim_env in _dim_expressions(decl, decl_env, info))
                 inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
+                # (names through the outer component see the elements of its own type only)
+                return Node(inner.name, inner.dims, inner.elements, inner.is_var, inner.decl,
+                            inner.index_types, view=info)
             return inner
         holder = holder.parent
     raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
@@ -464,7 +474,8 @@ def _dim_expressions(decl: ast.Component, env: Env, info: ClassInfo) -> list:
 
 
 def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
-    dims = []
+    """The sizes of a component's dimensions, and the type of index of each (see Node)."""
+    dims, index_types = [], []
     for position, (dim, dim_env) in enumerate(_dim_expressions(decl, env, info)):
         if isinstance(dim, ast.Colon):
             if mod is None or mod.binding is None:
@@ -475,26 +486,38 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
                 raise FlattenError(f"the binding of '{decl.name}' has too few dimensions",
                                    mod.span)
             dims.append(value_shape[position])
+            index_types.append("")
             continue
-        size = _dimension(dim, dim_env)
+        size, index_type = _dimension_and_index(dim, dim_env)
         if size < 0:
             raise FlattenError(f"array dimension is negative ({size})", dim.span)
         dims.append(size)
-    return tuple(dims)
+        index_types.append(index_type)
+    if any(isinstance(dim, ast.Colon) for dim in decl.dims):
+        value_shape = shape(translation.binding_value(mod))
+        if tuple(value_shape[:len(dims)]) != tuple(dims):
+            raise FlattenError(f"the binding of '{decl.name}' has sizes {list(value_shape)}, "
+                               f"which do not fit its declared sizes (MLS 10.1)", mod.span)
+    return tuple(dims), tuple(index_types)
 
 
 def _dimension(dim, env) -> int:
+    return _dimension_and_index(dim, env)[0]
+
+
+def _dimension_and_index(dim, env) -> tuple:
     """An array size: an Integer parameter expression, or an enumeration type or Boolean
-    (``Real x[Logic]``: one element per literal, indexed by the literals)."""
+    (``Real x[Logic]``: one element per literal, indexed by the literals); with the type of
+    its indices ("" for Integer ones)."""
     from compiler import flat
     if isinstance(dim, ast.ComponentRef) and dim.dotted == "Boolean" and not dim.is_global:
-        return 2
+        return 2, "Boolean"
     value = evaluation.evaluate_structural(dim, env, "an array dimension")
     if type(value) is tuple and value and all(type(item) is flat.EnumConst for item in value):
-        return len(value)
+        return len(value), value[0].type
     if isinstance(value, bool) or not isinstance(value, int):
-        return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int)
-    return value
+        return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int), ""
+    return value, ""
 
 
 def _indices(dims: tuple):

@@ -62,7 +62,8 @@ def resolve(ref: ast.ComponentRef, env):
                                  lambda chosen: pick_nested(value, chosen), env)
             return _fields(value, parts, 1, ref)
         inst = env.instance
-        if inst is not None:
+        hidden = inst is not None and _only_derived(inst, env.scope, name, ctx)
+        if inst is not None and not hidden:
             node = inst.member(name)
             if node is not None:
                 return _descend(node, parts, 0, env, ref)
@@ -73,6 +74,10 @@ def resolve(ref: ast.ComponentRef, env):
             _check_time(env, first.span)
             return flat.TIME
         found = ctx.classes.lookup(name, env.scope, span=first.span)
+        if found is None and hidden:
+            raise FlattenError(f"'{name}' is declared in {inst.info.name}, a class derived from "
+                               f"{env.scope.full_name}, whose text cannot use it (MLS 7.1)",
+                               first.span or ref.span)
     if found is None:
         raise FlattenError(f"unknown name '{_text(ref)}'", first.span or ref.span)
     if isinstance(found, Member):
@@ -81,6 +86,15 @@ def resolve(ref: ast.ComponentRef, env):
 
 
 _DATA_KINDS = frozenset({"record", "operator record", "connector", "expandable connector"})
+
+
+def _only_derived(inst, scope, name: str, ctx) -> bool:
+    """Whether ``name``, read in the text of a base class ``scope`` of the instance's class,
+    is an element the derived class declares: the base class does not see it (MLS 7.1), and
+    the name is looked up where the base class is written instead."""
+    if scope is None or scope is inst.info.entry or id(scope) not in inst.info.bases:
+        return False
+    return name not in ctx.classes.expand(scope).members
 
 
 def _check_time(env, span) -> None:
@@ -147,7 +161,7 @@ def _descend(node, parts, k: int, env, ref, leaf=element_value):
                            "be used", part.span)
     if leaf is not None:
         check_unconditional(node, part)
-    selections = _selections(part, node.dims, env, part.name)
+    selections = _selections(part, node.dims, env, part.name, node.index_types)
     if any(type(item) is Dynamic for item in selections):
         if leaf is None:
             raise FlattenError(f"the subscript of '{part.name}' must be a parameter expression "
@@ -170,6 +184,10 @@ def _descend_chosen(node, selections, parts, k: int, env, ref, leaf):
         child = element.member(following.name)
         if child is not None:
             visibility.check_public(element.info, following.name, following.span)
+            if node.view is not None and following.name not in node.view.members:
+                raise FlattenError(f"'{following.name}' is not an element of {node.view.name}, "
+                                   f"the type of the outer component '{node.name}' (MLS 5.4)",
+                                   following.span)
         if child is None:
             raise FlattenError(f"unknown name '{following.name}' in '{element.path}' "
                                f"(class {element.info.name})", following.span)
@@ -183,8 +201,9 @@ def _map(function, selected):
     return function(selected)
 
 
-def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
-    """One entry per dimension: an int (dimension dropped) or a list of ints (kept)."""
+def _selections(part: ast.RefPart, dims: tuple, env, name: str, index_types=()) -> list:
+    """One entry per dimension: an int (dimension dropped) or a list of ints (kept);
+    ``index_types`` are the enumerations (or Boolean) indexing the dimensions ("" Integer)."""
     subscripts = part.subscripts
     if len(subscripts) > len(dims):
         raise FlattenError(f"wrong number of subscripts for '{name}': {len(subscripts)} given, "
@@ -205,9 +224,23 @@ def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
                                    f"{error.reason}", subscript.span) from None
             selections.append(Dynamic(index, size, subscript.span))
             continue
+        if position < len(index_types):
+            _check_index_type(value, index_types[position], name, subscript.span)
         selections.append(_check_index(value, size, name, subscript.span))
     selections.extend(list(range(1, size + 1)) for size in dims[len(subscripts):])
     return selections
+
+
+def _check_index_type(value, expected: str, name: str, span) -> None:
+    """A dimension given by an enumeration or Boolean is indexed by its values, an Integer
+    one by Integers (MLS 10.5.1)."""
+    for item in (value if type(value) is tuple else (value,)):
+        found = item.type if type(item) is flat.EnumConst else \
+            "Boolean" if isinstance(item, bool) else ""
+        if found != expected and isinstance(item, (int, flat.EnumConst)):
+            raise FlattenError(f"the subscript of '{name}' is {'an Integer' if not found else found}"
+                               f", but the dimension is indexed by "
+                               f"{expected or 'Integer'} values (MLS 10.5.1)", span)
 
 
 class Dynamic:

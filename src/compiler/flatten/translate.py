@@ -227,6 +227,10 @@ def iterator_values(index: ast.ForIndex, env) -> tuple:
     value = evaluation.evaluate_structural(index.range, env, "the range of a for-loop")
     if type(value) is not tuple:
         raise FlattenError("the range of a for-loop must be an array or a range", index.range.span)
+    if any(type(item) is tuple for item in value):
+        raise FlattenError(f"the range of for-index '{index.name}' is an array of "
+                           f"{len(values.shape(value))} dimensions; it must be a vector "
+                           "(MLS 8.3.2, 11.2.2)", index.range.span)
     return values.constant(value)
 
 
