@@ -1740,6 +1740,177 @@ model M
   Real x[:, 1] = [2; 3];
 end M;
 """),
+    # ------------------------------------------- streams, delay, reinit, graph operators (more)
+    "stream variable outside a connector": ("""
+model M
+  stream Real h = 1;
+end M;
+""", "3:3", "'h' is a stream variable outside a connector (MLS 15.1)", """
+model M
+  Real h = 1;
+end M;
+"""),
+    "stream connector with two flows": ("""
+model M
+  connector Port
+    Real p;
+    flow Real m_flow;
+    flow Real q;
+    stream Real h;
+  end Port;
+  Port port;
+end M;
+""", "6:5", "stream connector M.Port must have exactly one flow variable, a scalar; it has "
+            "'m_flow', 'q' (MLS 15.1)", """
+model M
+  connector Port
+    Real p;
+    flow Real m_flow;
+  end Port;
+  Port port;
+equation
+  port.p = 1;
+end M;
+"""),
+    "inStream of a connector without streams": ("""
+model M
+  connector C
+    Real e;
+    flow Real f;
+  end C;
+  C c;
+  Real h = inStream(c);
+equation
+  c.e = 1;
+end M;
+""", "8:12", "inStream() needs a stream variable; 'c' is not one (MLS 15.2)", """
+model M
+  connector C
+    Real e;
+    flow Real f;
+  end C;
+  C c;
+  Real h = c.e;
+equation
+  c.e = 1;
+end M;
+"""),
+    "delay longer than its maximum": ("""
+model M
+  Real y = sin(time);
+  Real z = delay(y, 2, 1);
+end M;
+""", "4:12", "delay(): delayTime is 2, outside [0, delayMax = 1] (MLS 3.7.4.1)", """
+model M
+  Real y = sin(time);
+  Real z = y + 1;
+end M;
+"""),
+    "delay time that varies without a maximum": ("""
+model M
+  Real y = sin(time);
+  Real d = 0.1 + 0.01*time;
+  Real z = delay(y, d);
+end M;
+""", "5:12", "the delayTime (there is no delayMax) of delay() must be a parameter expression "
+             "(MLS 3.7.4.1)", """
+model M
+  Real y = sin(time);
+  Real d = 0.1 + 0.01*time;
+  Real z = y*d;
+end M;
+"""),
+    "reinit of a parameter": ("""
+model M
+  parameter Real p = 1;
+  Real x(start = 1, fixed = true);
+equation
+  der(x) = -x;
+  when x < 0.5 then
+    reinit(p, 2);
+  end when;
+end M;
+""", "8:5", "reinit of parameter 'p': reinit sets a continuous-time variable (MLS 8.3.6)", """
+model M
+  parameter Real p = 1;
+  Real x(start = 1, fixed = true);
+equation
+  der(x) = -x;
+  when x < 0.5 then
+    reinit(x, p);
+  end when;
+end M;
+"""),
+    "graph operator in a when-equation": ("""
+model M
+  record R
+    Real a;
+    function equalityConstraint
+      input R r1;
+      input R r2;
+      output Real residue[0];
+    algorithm
+    end equalityConstraint;
+  end R;
+  connector C
+    R r;
+    flow Real f;
+  end C;
+  C c;
+equation
+  c.r.a = 1;
+  when time > 1 then
+    Connections.root(c.r);
+  end when;
+end M;
+""", "20:5", "a Connections operator cannot be used inside a when-equation (MLS 8.3.3, 9.4.1)",
+        """
+model M
+  record R
+    Real a;
+    function equalityConstraint
+      input R r1;
+      input R r2;
+      output Real residue[0];
+    algorithm
+    end equalityConstraint;
+  end R;
+  connector C
+    R r;
+    flow Real f;
+  end C;
+  C c;
+equation
+  c.r.a = 1;
+  Connections.root(c.r);
+end M;
+"""),
+    "component redeclared as an element with another protection": ("""
+model M
+  model A
+  protected
+    replaceable Real x = 2;
+  end A;
+  model B
+    extends A;
+    redeclare Real x = 3;
+  end B;
+  B b;
+end M;
+""", "9:5", "'x' is protected and cannot be redeclared public (MLS 7.3.3)", """
+model M
+  model A
+  protected
+    replaceable Real x = 2;
+  end A;
+  model B
+    extends A;
+  protected
+    redeclare Real x = 3;
+  end B;
+  B b;
+end M;
+"""),
 }
 
 

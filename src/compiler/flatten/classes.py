@@ -285,6 +285,26 @@ class Classes:
             self._enclosing_cache[id(entry)] = found
         return found
 
+    def _redeclare_member(self, info: ClassInfo, element: ast.Component, entry) -> None:
+        """``redeclare Real x = 3`` among the elements of a class: the inherited component
+        replaced, with its prefixes where the new one gives none; the extends modifications
+        apply to the new declaration (MLS 7.3)."""
+        original = info.members.get(element.name)
+        if original is None:
+            raise FlattenError(f"there is no inherited element '{element.name}' to redeclare "
+                               "(MLS 7.3)", element.span)
+        redeclarations.check_protection(element.name in info.protected, element)
+        redeclarations.check_redeclaration(
+            self, redeclarations.Side(original.decl, self.resolver(original.scope)),
+            redeclarations.Side(element, self.resolver(entry)), element.span)
+        old = original.decl
+        decl = dataclasses.replace(
+            element, dims=element.dims or old.dims, flow=element.flow or old.flow,
+            variability=element.variability or old.variability,
+            causality=element.causality or old.causality,
+            condition=element.condition or old.condition)
+        info.members[element.name] = Member(decl, entry, original.layers)
+
     def _redeclare_element(self, info: ClassInfo, new: ClassEntry, element) -> None:
         """``redeclare model X ... end X`` among the elements of a class."""
         original = info.classes.get(element.name)
@@ -356,7 +376,10 @@ class Classes:
                     raise FlattenError(f"duplicate declaration of '{element.name}'{where}",
                                        element.span)
                 own.add(element.name)
-                self._add_member(info, Member(element, entry))
+                if element.redeclare:
+                    self._redeclare_member(info, element, entry)
+                else:
+                    self._add_member(info, Member(element, entry))
             elif isinstance(element, ast.ClassDef):
                 if element.name in info.members:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
@@ -377,6 +400,8 @@ class Classes:
         info.initial_equations.extend((eq, entry) for eq in body.initial_equations)
         info.algorithms.extend((stmts, entry) for stmts in body.algorithms)
         info.initial_algorithms.extend((stmts, entry) for stmts in body.initial_algorithms)
+        if info.kind == "connector":
+            restrictions.check_stream_connector(info)
 
     # ---------------------------------------------------------------------------- lookup
     def lookup_class(self, name: ast.TypeName, scope: ClassEntry | None, span=None,

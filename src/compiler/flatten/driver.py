@@ -77,6 +77,7 @@ def _flatten(library, name: str) -> flat.FlatModel:
     states, discrete, reinits = _scan((tuple(equations), tuple(collector.initial_equations),
                                        algorithms, initial_algorithms))
     for reinit in reinits:
+        variability_rules.check_reinit_target(reinit, ctx)
         if reinit.var.name not in states:
             raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
                                "not appear in der()", reinit.span)

@@ -278,15 +278,20 @@ def instantiate(inst: Instance, member):
     if decl.constraint is not None:
         redeclarations.check_replaceable(ctx.classes,
                                          redeclarations.Side(decl, _resolver(decl_env)))
-    if (decl.flow or info.flow) == "stream":
-        raise FlattenError("stream connectors are not supported", decl.span)
-    dims, index_types = _dims(decl, decl_env, info, mod)
     if info.is_structured:
         prefix_rules.check_structured(decl, info, (
             decl.variability or info.variability, decl.causality or info.causality,
             decl.flow or info.flow), ctx.classes)
+    else:
+        prefix_rules.check_variable(decl, info, decl.flow or info.flow or inst.flow)
+    if (decl.flow or info.flow) == "stream":
+        if not _in_connector(inst):
+            raise FlattenError(f"'{decl.name}' is a stream variable outside a connector "
+                               "(MLS 15.1)", decl.span)
+        raise FlattenError("stream connectors are not supported", decl.span)
+    dims, index_types = _dims(decl, decl_env, info, mod)
+    if info.is_structured:
         return _structured(inst, decl, info, mod, dims, index_types)
-    prefix_rules.check_variable(decl, info, decl.flow or info.flow or inst.flow)
     return _variables(inst, decl, decl_env, info, mod, dims, index_types)
 
 

@@ -66,6 +66,9 @@ def check_variable(decl, info, flow: str) -> None:
     if flow == "flow" and info.builtin is not None and info.builtin not in _FLOW_TYPES:
         raise FlattenError(f"flow variable '{decl.name}' is {info.type_name}; a flow variable "
                            "must be a subtype of Real or Integer (MLS 4.4.2.1)", decl.span)
+    if flow == "stream" and info.builtin is not None and info.builtin != "Real":
+        raise FlattenError(f"stream variable '{decl.name}' is {info.type_name}; a stream "
+                           "variable must be a subtype of Real (MLS 4.4.2.1)", decl.span)
     variability = decl.variability or info.variability
     if (decl.causality or info.causality) == "input" and \
             variability in ("parameter", "constant"):

@@ -96,8 +96,8 @@ def _same_type(original: Side, new: Side) -> bool:
     return own is not None and own is new.own_type
 
 
-def check_protection(original_protected: bool, element: ast.ClassDef) -> None:
-    """A class redeclared in a class body keeps its protection (MLS 7.3.3)."""
+def check_protection(original_protected: bool, element) -> None:
+    """A class or component redeclared in a class body keeps its protection (MLS 7.3.3)."""
     if original_protected != element.protected:
         was, now = ("protected", "public") if original_protected else ("public", "protected")
         raise FlattenError(f"'{element.name}' is {was} and cannot be redeclared {now} "

@@ -196,3 +196,17 @@ def _first_span(parts):
         elif getattr(part, "span", None) is not None:
             return part.span
     return None
+
+
+def check_stream_connector(info) -> None:
+    """A connector with stream variables has exactly one flow variable, a scalar (MLS 15.1)."""
+    members = info.members.values()
+    if not any(member.decl.flow == "stream" for member in members):
+        return
+    flows = [member.decl for member in members if member.decl.flow == "flow"]
+    if len(flows) != 1 or flows[0].dims:
+        found = ", ".join(f"'{decl.name}'" + (" (an array)" if decl.dims else "")
+                          for decl in flows) or "none"
+        raise FlattenError(f"stream connector {info.name} must have exactly one flow variable, "
+                           f"a scalar; it has {found} (MLS 15.1)",
+                           flows[-1].span if flows else next(iter(members)).decl.span)

@@ -8,7 +8,8 @@ Output: nothing, or a ``FlattenError`` at the declaration or equation that break
 - a constant's binding is a constant expression, and a constant has one (MLS 4.5.1);
 - a discrete-valued variable (Integer, Boolean, String, enumeration) or a ``discrete`` Real
   has a binding of at most discrete-time variability (MLS 3.8.5, 4.5.3);
-- ``der`` is not applied to discrete-time variables; a ``discrete`` Real is assigned in a
+- reinit() sets a continuous Real variable (MLS 8.3.6); ``der`` is not applied to
+  discrete-time variables; a ``discrete`` Real is assigned in a
   when-clause, and a when-clause assigns no variable of a model or block component inside
   the class that holds the clause (MLS 4.5.3).
 """
@@ -60,6 +61,19 @@ def check_derivatives(equations, states: set, discrete: set, ctx) -> None:
                     type(node.args[0]) is flat.Var and node.args[0].name in wrong:
                 raise FlattenError(f"der() of '{node.args[0].name}', a discrete-time variable "
                                    "(MLS 4.5.3)", getattr(equation, "span", None))
+
+
+def check_reinit_target(reinit, ctx) -> None:
+    """reinit() sets a Real variable that is neither parameter nor constant (MLS 8.3.6)."""
+    record = ctx.variables.get(reinit.var.name)
+    if record is None:
+        return
+    if record.type != "Real":
+        raise FlattenError(f"reinit of '{record.name}', a {record.type}: reinit sets a Real "
+                           "variable (MLS 8.3.6)", reinit.span)
+    if record.variability in ("parameter", "constant"):
+        raise FlattenError(f"reinit of {record.variability} '{record.name}': reinit sets a "
+                           "continuous-time variable (MLS 8.3.6)", reinit.span)
 
 
 def check_discrete_assigned(records, discrete: set) -> None:
