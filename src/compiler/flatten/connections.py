@@ -107,7 +107,8 @@ def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
     """Join the connection sets of one connect; returns its residue equations."""
     sides = []
     for ref in (eq.a, eq.b):
-        connection_rules.check_form(ref, env, eq)
+        if len(ref.parts) > 2:  # (c and m.c, c1.c2 always have the form)
+            connection_rules.check_form(ref, env, eq)
         elements = resolve_elements(ref, env)
         if elements is None:
             return []  # a conditional component that is disabled: the connect is dropped

@@ -282,7 +282,7 @@ def instantiate(inst: Instance, member):
         prefix_rules.check_structured(decl, info, (
             decl.variability or info.variability, decl.causality or info.causality,
             decl.flow or info.flow), ctx.classes)
-    else:
+    elif decl.flow or info.flow or inst.flow or decl.causality or info.causality:
         prefix_rules.check_variable(decl, info, decl.flow or info.flow or inst.flow)
     if (decl.flow or info.flow) == "stream":
         if not _in_connector(inst):

@@ -62,7 +62,8 @@ def resolve(ref: ast.ComponentRef, env):
                                  lambda chosen: pick_nested(value, chosen), env)
             return _fields(value, parts, 1, ref)
         inst = env.instance
-        hidden = inst is not None and _only_derived(inst, env.scope, name, ctx)
+        hidden = inst is not None and env.scope is not inst.info.entry and \
+            _only_derived(inst, env.scope, name, ctx)
         if inst is not None and not hidden:
             node = inst.member(name)
             if node is not None:
@@ -159,7 +160,7 @@ def _descend(node, parts, k: int, env, ref, leaf=element_value):
             raise Removed()
         raise FlattenError(f"component '{part.name}' is disabled by its condition and cannot "
                            "be used", part.span)
-    if leaf is not None:
+    if leaf is not None and node.decl is not None and node.decl.condition is not None:
         check_unconditional(node, part)
     selections = _selections(part, node.dims, env, part.name, node.index_types)
     if any(type(item) is Dynamic for item in selections):
@@ -183,7 +184,8 @@ def _descend_chosen(node, selections, parts, k: int, env, ref, leaf):
                                f"component '{following.name}'", following.span)
         child = element.member(following.name)
         if child is not None:
-            visibility.check_public(element.info, following.name, following.span)
+            if following.name in element.info.protected:
+                visibility.check_public(element.info, following.name, following.span)
             if node.view is not None and following.name not in node.view.members:
                 raise FlattenError(f"'{following.name}' is not an element of {node.view.name}, "
                                    f"the type of the outer component '{node.name}' (MLS 5.4)",

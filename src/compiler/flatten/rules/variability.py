@@ -87,8 +87,14 @@ def check_discrete_assigned(records, discrete: set) -> None:
 
 def check_when_targets(owned, ctx) -> None:
     """``(equation or algorithm, owner instance)`` pairs: a when-clause assigns only variables
-    of its own model or block, not those of its model and block components (MLS 4.5.3)."""
+    of its own model or block, not those of its model and block components (MLS 4.5.3).
+    (Flat when-equations stand at the top of the equations or in if-equations: for-loops
+    around them are unrolled when flattening.)"""
     for item, owner in owned:
+        kind = type(item)
+        if kind is not flat.WhenEquation and kind is not flat.Algorithm and \
+                kind is not flat.IfEquation:
+            continue
         for node in nodes(item):
             kind = type(node)
             if kind is not flat.WhenEquation and kind is not flat.WhenStatement:
