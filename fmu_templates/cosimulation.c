@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "delays.h"
 #include "instance.h"
 
 /* ---- the model as Radau sees it ---- */
@@ -132,13 +133,38 @@ static Status handle_event(ModelInstance *comp, size_t indicator, bool *terminat
     const double t = comp->data.time;
     if (!event_chattering_guard(comp, t, indicator)) return StatusError;
     instance_log(comp, StatusOK, LogEvents, "event at t = %.17g: %s", t, event_name(indicator));
+    Status status = delays_record(comp); /* the values before the event */
+    if (status > StatusWarning) return status;
     bool states_changed;
-    Status status = event_iterate(comp, terminate, &states_changed);
+    status = event_iterate(comp, terminate, &states_changed);
     if (status > StatusWarning || *terminate) return status;
+    status = delays_after_event(comp, false);
+    if (status > StatusWarning) return status;
     status = restart_integrator(comp);
     if (status > StatusWarning) return status;
     instance_get_states(comp, comp->x);
     if (N_EVENT_INDICATORS > 0) status = event_indicators_at(comp, t, comp->x, comp->z);
+    return status;
+}
+
+/* The model at time t of the step just taken, with the states of the dense output there. */
+static void place_on_step(ModelInstance *comp, double t) {
+    double x[ARRAY_SIZE(N_STATES)] = {0.0};
+    if (N_STATES > 0) radau5_dense(&comp->radau, t, x);
+    comp->data.time = t;
+    instance_set_states(comp, x);
+}
+
+/* Record the delayed expressions inside the step from t_old up to t_end (both excluded); the
+ * model then stands at t_end with the states comp->x. */
+static Status record_inside_step(ModelInstance *comp, double t_old, double t_end) {
+    Status status = StatusOK;
+    if (N_DELAYS > 0) {
+        status = delays_record_between(comp, t_old, t_end, place_on_step);
+        comp->values_dirty = true;
+    }
+    comp->data.time = t_end;
+    instance_set_states(comp, comp->x);
     return status;
 }
 
@@ -156,16 +182,16 @@ static Status check_events(ModelInstance *comp, const Advance *step, bool time_e
             size_t indicator = 0;
             status = event_locate(comp, step->t_old, comp->z, step->t_new, z_new, &t_event, z_event, &indicator);
             if (status > StatusWarning) return status;
-            comp->data.time = t_event;
-            instance_set_states(comp, comp->x);
+            status = record_inside_step(comp, step->t_old, t_event);
+            if (status > StatusWarning) return status;
             *event = true;
             return handle_event(comp, indicator, terminate);
         }
         memcpy(comp->z, z_new, sizeof comp->z);
     }
-    comp->data.time = step->t_new;
-    instance_set_states(comp, comp->x);
-    if (!time_event) return StatusOK;
+    Status status = record_inside_step(comp, step->t_old, step->t_new);
+    if (status <= StatusWarning && N_DELAYS > 0) status = delays_record(comp); /* the step's end */
+    if (status > StatusWarning || !time_event) return status;
     *event = true;
     return handle_event(comp, EVENT_TIME, terminate);
 }
@@ -209,6 +235,8 @@ Status cosim_enter_step_mode(ModelInstance *comp) {
     Status status = event_iterate(comp, &terminate, &states_changed);
     if (status > StatusWarning) return status;
     comp->terminate_requested = terminate;
+    status = delays_after_event(comp, false);
+    if (status > StatusWarning) return status;
     status = restart_integrator(comp);
     if (status <= StatusWarning && N_EVENT_INDICATORS > 0)
         status = event_indicators_at(comp, comp->data.time, comp->x, comp->z);
@@ -235,6 +263,11 @@ Status cosim_do_step(ModelInstance *comp, double t_start, double h, bool *termin
         if (comp->next_event_time_defined && comp->next_event_time <= t_end + resolution) {
             t_stop = fmax(comp->next_event_time, comp->data.time);
             time_event = true;
+        }
+        const double horizon = delays_horizon(comp); /* delay() reads only recorded values */
+        if (horizon < t_stop) {
+            t_stop = horizon;
+            time_event = false;
         }
         Advance step;
         bool event = false;

@@ -2,12 +2,16 @@
  * external_support.c -- frames, external objects and Strings of model code (see
  * external_support.h), and the services of ModelicaUtilities.h on top of them.
  */
+#define _POSIX_C_SOURCE 200809L /* access() */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ModelicaUtilities.h"
 #include "external_support.h"
+#include "instance.h"
 
 #define MESSAGE_SIZE 1024
 /* the longest text String() makes from a number, besides its minimum length */
@@ -264,3 +268,20 @@ Status string_assign(ModelData *m, char **slot, const char *value) {
 }
 
 int string_compare(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
+
+/* ---- resources ---- */
+
+const char *model_resource(ModelData *m, const char *name, const char *compiled) {
+    const ModelInstance *comp = m->instance;
+    const char *folder = comp ? comp->resource_location : NULL;
+    if (!folder || !folder[0]) return compiled;
+    if (strncmp(folder, "file://", 7) == 0) folder += 7; /* a URI, as FMI 2 gave it */
+    const size_t n_folder = strlen(folder), n_name = strlen(name);
+    const bool separated = folder[n_folder - 1] == '/' || folder[n_folder - 1] == '\\';
+    char *path = ModelicaAllocateString(n_folder + !separated + n_name);
+    memcpy(path, folder, n_folder);
+    if (!separated) path[n_folder] = '/';
+    memcpy(path + n_folder + !separated, name, n_name);
+    return access(path, F_OK) == 0 ? path : compiled;
+}
+

@@ -77,4 +77,11 @@ Status string_assign(ModelData *m, char **slot, const char *value);
 /* Lexicographic comparison of Modelica Strings (a NULL pointer reads as "") */
 int string_compare(const char *a, const char *b);
 
+/* ---- resources ---- */
+
+/* The path of the resource `name` the FMU ships in its resources/ (loadResource of a
+ * modelica:// URI), or `compiled`, where it was at compile time, when the importer gave no
+ * resource folder holding it */
+const char *model_resource(ModelData *m, const char *name, const char *compiled);
+
 #endif /* COSIM_EXTERNAL_SUPPORT_H */

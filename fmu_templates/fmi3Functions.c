@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fmi3Functions.h"
+#include "delays.h"
 #include "instance.h"
 
 /* ---- which state admits which call ---- */
@@ -415,7 +416,11 @@ fmi3Status fmi3EnterInitializationMode(fmi3Instance instance, fmi3Boolean tolera
 fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
     BEGIN(fmi3ExitInitializationMode, StateInitializationMode, FOR_ANY)
     Status status = model_initialize(&comp->data);
-    if (status <= StatusWarning) comp->values_dirty = false;
+    if (status <= StatusWarning) {
+        comp->values_dirty = false;
+        const Status recorded = delays_record(comp); /* the histories start here */
+        if (recorded > status) status = recorded;
+    }
     comp->data.initial_phase = false;   /* initial() is true during initialization only */
     if (status <= StatusWarning && comp->interface_type == InterfaceCoSimulation) {
         comp->state = StateStepMode;
@@ -429,6 +434,8 @@ fmi3Status fmi3ExitInitializationMode(fmi3Instance instance) {
 
 fmi3Status fmi3EnterEventMode(fmi3Instance instance) {
     BEGIN(fmi3EnterEventMode, StateContinuousTimeMode, FOR_ME)
+    const Status recorded = delays_record(comp); /* the values before the event */
+    if (recorded > StatusWarning) return instance_status(comp, recorded);
     comp->state = StateEventMode;
     comp->data.event_mode = true;
     comp->values_dirty = true;
@@ -727,7 +734,13 @@ fmi3Status fmi3UpdateDiscreteStates(fmi3Instance instance, fmi3Boolean *discrete
         || missing(comp, __func__, "nextEventTime", nextEventTime))
         return fmi3Error;
     EventUpdate update;
-    const Status status = event_update_once(comp, &update);
+    Status status = event_update_once(comp, &update);
+    if (status <= StatusWarning && !update.discrete_states_need_update && !update.terminate_simulation) {
+        /* settled: the importer's steps must not read beyond the histories */
+        status = delays_after_event(comp, true);
+        update.next_event_time_defined = comp->next_event_time_defined;
+        update.next_event_time = comp->next_event_time;
+    }
     if (status > StatusWarning) return instance_status(comp, status);
     *discreteStatesNeedUpdate = update.discrete_states_need_update;
     *terminateSimulation = update.terminate_simulation;
@@ -758,12 +771,16 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance, fmi3Boolean noSetF
         return fmi3Error;
     *enterEventMode = false; /* no step events: dynamic state selection is not used */
     *terminateSimulation = false;
-    if (N_GUESSES == 0 && !MODEL_HAS_ASSERTS) return fmi3OK;
-    /* the loops solved at an accepted step start the next evaluations, and continuous-time
-     * asserts hold there, whatever the importer reads */
-    const fmi3Status status = refresh(comp, MODEL_HAS_ASSERTS);
-    if (status <= fmi3Warning) instance_keep_guesses(comp);
-    return status;
+    fmi3Status status = fmi3OK;
+    if (N_GUESSES > 0 || MODEL_HAS_ASSERTS) {
+        /* the loops solved at an accepted step start the next evaluations, and continuous-time
+         * asserts hold there, whatever the importer reads */
+        status = refresh(comp, MODEL_HAS_ASSERTS);
+        if (status > fmi3Warning) return status;
+        instance_keep_guesses(comp);
+    }
+    const fmi3Status recorded = instance_status(comp, delays_record(comp)); /* an accepted step */
+    return recorded > status ? recorded : status;
 }
 
 fmi3Status fmi3SetTime(fmi3Instance instance, fmi3Float64 time) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "delays.h"
 #include "instance.h"
 
 #define LOG_CATEGORY_NAME(id, name, description) name,
@@ -169,6 +170,7 @@ void instance_reset(ModelInstance *comp) {
     comp->next_event_time_defined = false;
     comp->chatter.rapid = 0;
     comp->inputs_changed = comp->discrete_inputs_changed = comp->terminate_requested = false;
+    delays_clear(comp);
     set_start_values(comp);
     instance_keep_guesses(comp);
     comp->values_dirty = true;
@@ -178,6 +180,7 @@ void instance_free(ModelInstance *comp) {
     if (!comp) return;
     cosim_release_integrator(comp);
     release_resources(&comp->data);
+    delays_free(comp);
     free_strings(comp->data.s, N_STRING);
     free(comp->name);
     free(comp->resource_location);
@@ -294,6 +297,32 @@ static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
     memcpy(fields, list, sizeof list);
 }
 
+/* A delay history: its delay times, then its records, oldest first. */
+static void put_history(Writer *w, const DelayHistory *h) {
+    put(w, &h->delay_time, sizeof h->delay_time);
+    put(w, &h->delay_max, sizeof h->delay_max);
+    put(w, &h->settled, sizeof h->settled);
+    put(w, &h->count, sizeof h->count);
+    for (size_t j = 0; j < h->count; j++) {
+        const size_t at = (h->first + j) % h->capacity;
+        put(w, &h->time[at], sizeof(double));
+        put(w, &h->value[at], sizeof(double));
+    }
+}
+
+static bool take_history(Reader *r, DelayHistory *h) {
+    size_t count;
+    if (!take(r, &h->delay_time, sizeof h->delay_time) || !take(r, &h->delay_max, sizeof h->delay_max)
+        || !take(r, &h->settled, sizeof h->settled) || !take(r, &count, sizeof count) || count > (r->size - r->at) / (2 * sizeof(double))
+        || !delays_reserve(h, count))
+        return false;
+    h->first = 0;
+    h->count = count;
+    for (size_t j = 0; j < count; j++)
+        if (!take(r, &h->time[j], sizeof(double)) || !take(r, &h->value[j], sizeof(double))) return false;
+    return true;
+}
+
 static void write_image(ModelInstance *comp, Writer *w) {
     const unsigned format = STATE_FORMAT;
     Field fields[N_STATE_FIELDS];
@@ -303,6 +332,7 @@ static void write_image(ModelInstance *comp, Writer *w) {
     state_fields(comp, fields);
     for (size_t k = 0; k < N_STATE_FIELDS; k++) put(w, fields[k].address, fields[k].size);
     for (size_t k = 0; k < n_strings(); k++) put_string(w, comp->data.s[k]);
+    for (size_t k = 0; k < n_delays(); k++) put_history(w, &comp->data.delays[k]);
     if (comp->integrator_ready && N_STATES > 0) {
         const size_t size = radau5_state_size(&comp->radau);
         put(w, &size, sizeof size);
@@ -380,6 +410,7 @@ static bool read_image(ModelInstance *comp, Reader *r) {
         comp->data.s[k] = NULL;
         ok = take_string(r, &comp->data.s[k]);
     }
+    for (size_t k = 0; ok && k < n_delays(); k++) ok = take_history(r, &comp->data.delays[k]);
     if (ok && comp->integrator_ready && N_STATES > 0) ok = read_integrator(comp, r);
     return ok && r->at == r->size;
 }

@@ -1,8 +1,9 @@
 /*
- * model_support.c -- sample instants and the solvers of algebraic loops for model code
- * (see model_support.h).
+ * model_support.c -- sample instants, delay histories and the solvers of algebraic loops for
+ * model code (see model_support.h).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_support.h"
@@ -35,6 +36,66 @@ double sample_next(double t, double start, double interval) {
     return same_instant(tick, t) ? start + (k + 1.0) * interval : tick;
 }
 
+double instant_next(double t, double instant, double next) {
+    return instant > t && !same_instant(instant, t) && instant < next ? instant : next;
+}
+
+/* ---- delay() histories ---- */
+
+static double record_time(const DelayHistory *h, size_t j) {
+    return h->time[(h->first + j) % h->capacity];
+}
+
+static double record_value(const DelayHistory *h, size_t j) {
+    return h->value[(h->first + j) % h->capacity];
+}
+
+/* The slope at a record between intervals of lengths h0 and h1 with secant slopes d0 and d1:
+ * their weighted harmonic mean, 0 at an extremum (Fritsch-Butland, as scipy's PCHIP). */
+static double pchip_slope(double h0, double d0, double h1, double d1) {
+    if (d0 * d1 <= 0.0) return 0.0;
+    const double w0 = 2.0 * h1 + h0, w1 = h1 + 2.0 * h0;
+    return (w0 + w1) / (w0 / d0 + w1 / d1);
+}
+
+double delay_value(const ModelData *m, size_t k, double at) {
+    const DelayHistory *h = &m->delays[k];
+    if (h->count == 0) return NAN; /* the runtime records before any evaluation reads it */
+    const double resolution = DELAY_TIME_RESOLUTION * fmax(fabs(m->time), fabs(at));
+    /* the first record not before `at` (within the resolution) */
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (record_time(h, middle) < at - resolution) low = middle + 1;
+        else high = middle;
+    }
+    if (low == h->count) return record_value(h, h->count - 1);
+    const double t = record_time(h, low);
+    if (t <= at + resolution) { /* at an instant of the history: after its event in event mode */
+        const bool after = m->event_mode || m->time <= h->settled;
+        size_t j = low;
+        while (after && j + 1 < h->count && record_time(h, j + 1) <= t + resolution) j++;
+        return record_value(h, j);
+    }
+    if (low == 0) return record_value(h, 0);
+    /* the monotone cubic (PCHIP) on the interval around `at`: slopes from the neighbouring
+     * records (none across a jump, two records at one time, or the ends of the history) */
+    const double t0 = record_time(h, low - 1), v0 = record_value(h, low - 1);
+    const double step = t - t0, secant = (record_value(h, low) - v0) / step;
+    double left = secant, right = secant;
+    if (low >= 2 && t0 - record_time(h, low - 2) > resolution) {
+        const double before = t0 - record_time(h, low - 2);
+        left = pchip_slope(before, (v0 - record_value(h, low - 2)) / before, step, secant);
+    }
+    if (low + 1 < h->count && record_time(h, low + 1) - t > resolution) {
+        const double after = record_time(h, low + 1) - t;
+        right = pchip_slope(step, secant, after, (record_value(h, low + 1) - record_value(h, low)) / after);
+    }
+    const double s = (at - t0) / step;
+    return v0 + (record_value(h, low) - v0) * s * s * (3.0 - 2.0 * s)
+           + step * s * (left * (s - 1.0) * (s - 1.0) + right * s * (s - 1.0));
+}
+
 /* ---- algebraic loops ---- */
 
 /* Between events a failure asks the integrator for a smaller step; elsewhere it is final. */
@@ -55,6 +116,93 @@ Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
     CHECK(factor_linear(m, n, a, pivot, description));
     dense_lu_solve(n, a, pivot, b);
     return StatusOK;
+}
+
+/* A pivot below this fraction of the largest entry counts as zero in a singular system, and
+ * an equation it leaves over must hold within this fraction of the values' scale. */
+#define RANK_TOLERANCE 1e-12
+#define CONSISTENCY_TOLERANCE 1e-9
+
+static double largest(size_t count, const double *v) {
+    double found = 0.0;
+    for (size_t k = 0; k < count; k++) found = fmax(found, fabs(v[k]));
+    return found;
+}
+
+/* dx with A dx = r for a singular A (row-major, overwritten): Gaussian elimination with
+ * complete pivoting until the pivots vanish; the unknowns left without one keep dx = 0, the
+ * equations left over must hold (|r| small). `y` and `order` hold n values each. */
+static bool solve_singular(size_t n, double *a, double *r, double *dx, double *y, size_t *order, double scale) {
+    const double tiny = RANK_TOLERANCE * largest(n * n, a);
+    for (size_t j = 0; j < n; j++) order[j] = j; /* column k holds unknown order[k] */
+    size_t rank = 0;
+    for (; rank < n; rank++) {
+        size_t row = rank, column = rank;
+        double best = 0.0;
+        for (size_t i = rank; i < n; i++)
+            for (size_t j = rank; j < n; j++)
+                if (fabs(a[i * n + j]) > best) best = fabs(a[i * n + j]), row = i, column = j;
+        if (!(best > tiny)) break;
+        for (size_t j = 0; j < n; j++) { /* rows rank <-> row */
+            const double t = a[rank * n + j];
+            a[rank * n + j] = a[row * n + j], a[row * n + j] = t;
+        }
+        const double t = r[rank];
+        r[rank] = r[row], r[row] = t;
+        for (size_t i = 0; i < n; i++) { /* columns rank <-> column */
+            const double u = a[i * n + rank];
+            a[i * n + rank] = a[i * n + column], a[i * n + column] = u;
+        }
+        const size_t o = order[rank];
+        order[rank] = order[column], order[column] = o;
+        for (size_t i = rank + 1; i < n; i++) {
+            const double factor = a[i * n + rank] / a[rank * n + rank];
+            if (factor == 0.0) continue;
+            for (size_t j = rank; j < n; j++) a[i * n + j] -= factor * a[rank * n + j];
+            r[i] -= factor * r[rank];
+        }
+    }
+    for (size_t i = rank; i < n; i++)
+        if (!(fabs(r[i]) <= CONSISTENCY_TOLERANCE * scale)) return false;
+    for (size_t k = rank; k < n; k++) y[k] = 0.0;
+    for (size_t k = rank; k-- > 0;) {
+        double sum = r[k];
+        for (size_t j = k + 1; j < rank; j++) sum -= a[k * n + j] * y[j];
+        y[k] = sum / a[k * n + k];
+    }
+    for (size_t k = 0; k < n; k++) dx[order[k]] = y[k];
+    return true;
+}
+
+Status solve_linear_near(ModelData *m, size_t n, double *a, double *b, const double *x0, size_t *pivot,
+                         const char *description) {
+    double *copy = malloc((n * n + 3 * n) * sizeof(double));
+    if (!copy) {
+        model_log(m, StatusFatal, "logStatusFatal", "out of memory for %s", description);
+        return StatusFatal;
+    }
+    memcpy(copy, a, n * n * sizeof(double));
+    double *r = copy + n * n, *dx = r + n, *y = dx + n;
+    memcpy(r, b, n * sizeof(double));
+    if (!dense_lu_factor(n, a, pivot)) {
+        dense_lu_solve(n, a, pivot, b);
+        free(copy);
+        return StatusOK;
+    }
+    /* r = b - A x0, the change dx from the guess solves A dx = r */
+    const double scale = 1.0 + largest(n, b) + largest(n * n, copy) * largest(n, x0);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) r[i] -= copy[i * n + j] * x0[j];
+    const bool solved = solve_singular(n, copy, r, dx, y, pivot, scale);
+    if (solved)
+        for (size_t j = 0; j < n; j++) b[j] = x0[j] + dx[j];
+    free(copy);
+    if (solved) return StatusOK;
+    const Status status = failure(m);
+    model_log(m, status, "logSingularLinearSystems",
+              "singular linear system (its equations contradict each other) in %s at t = %.17g",
+              description, m->time);
+    return status;
 }
 
 /* Newton's constants, as in compiler/interp/solvers.py */
@@ -120,11 +268,33 @@ typedef enum { NewtonConverged, NewtonStalled, NewtonSingular } NewtonEnd;
 
 /* Newton's iteration from x; *norm ends as the residual norm at x. Returns the failure of an
  * evaluation, else StatusOK with *end telling whether it converged. */
+/* Row weights of the residuals for the line search: 1 / max_j |J_ij| w_j, with w_j = |x_j|
+ * (1 where x_j = 0), so that each residual counts by how much its variables move it. An
+ * equation in 1/tau with tau ~ 1e-5 (a lightning impulse's time constants) otherwise
+ * outweighs the others by 1e5 and the line search accepts only steps that serve it. */
+static void residual_weights(size_t n, const double *jacobian, const double *x, double *weight) {
+    for (size_t i = 0; i < n; i++) {
+        double largest = 0.0;
+        for (size_t j = 0; j < n; j++)
+            largest = fmax(largest, fabs(jacobian[i * n + j]) * (x[j] != 0.0 ? fabs(x[j]) : 1.0));
+        weight[i] = largest > 0.0 && isfinite(largest) ? 1.0 / largest : 1.0;
+    }
+}
+
+static double weighted_norm(size_t n, const double *r, const double *weight) {
+    double norm = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        const double value = fabs(r[k]) * weight[k];
+        if (!(value <= norm)) norm = value; /* NaN propagates */
+    }
+    return isnan(norm) ? INFINITY : norm;
+}
+
 static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x, double *work,
                              size_t *pivot, double *norm, NewtonEnd *end) {
     const size_t n = system->n;
     double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
-    double *jacobian = work + 4 * n;
+    double *weight = work + 4 * n, *jacobian = work + 5 * n;
     double norm_trial = 0.0;
     *end = NewtonConverged;
     CHECK(residual_norm(m, system, x, r, false, norm));
@@ -132,17 +302,20 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         if (*norm == 0.0) return StatusOK;
         CHECK(system->jacobian ? system->jacobian(m, jacobian)
                                : differences(m, system, x, r, r_trial, jacobian));
+        residual_weights(n, jacobian, x, weight);
         if (dense_lu_factor(n, jacobian, pivot)) {
             *end = NewtonSingular;
             return StatusOK;
         }
         for (size_t k = 0; k < n; k++) step[k] = -r[k];
         dense_lu_solve(n, jacobian, pivot, step);
+        const double merit = weighted_norm(n, r, weight);
         double factor = 1.0;
         for (;;) {
             for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
             CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
-            if (norm_trial < *norm || factor < MIN_DAMPING) break;
+            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) break;
+            if (factor < MIN_DAMPING) break;
             factor *= 0.5;
         }
         if (!isfinite(norm_trial)) break;

@@ -81,6 +81,21 @@ double sample_next(double t, double start, double interval);
 bool sample_fires(double t, double start, double interval, double fired);
 double sample_fired(double t, double start, double interval, double fired);
 
+/* `next`, or `instant` where that comes earlier and after t (within the tolerance: passed). */
+double instant_next(double t, double instant, double next);
+
+/* ---- delay(expr, delayTime, delayMax) ---- */
+
+/* Records of a delay history closer in time than this (relative to the times involved) are
+ * at one instant: time + delayTime - delayTime may differ from time by a rounding error. */
+#define DELAY_TIME_RESOLUTION 1e-13
+/* The value delay() number k recorded for the time `at` (time - delayTime), interpolated by
+ * the monotone cubic (PCHIP) between the records around `at` (linearly next to a jump: two
+ * records at one instant); before the first record the first, after the last the last. At
+ * an event's instant the value before the event, or after it in event mode and once the
+ * event iteration at this time has settled. */
+double delay_value(const ModelData *m, size_t k, double at);
+
 /* ---- algebraic loops ----
  * The solvers log a failure naming the loop (`description`, e.g. "the nonlinear system for y
  * (Pendulum.mo:16:3)") and return StatusDiscard between events (the integrator then tries a
@@ -89,6 +104,12 @@ double sample_fired(double t, double start, double interval, double fired);
 /* Solve A x = b (A row-major n x n, overwritten by its factors; b becomes x). */
 Status solve_linear(ModelData *m, size_t n, double *a, double *b, size_t *pivot,
                     const char *description);
+/* solve_linear for a loop whose unknowns hold a guess x0 (their values so far). A singular
+ * system whose equations agree (semiLinear(0, a, b) leaves the enthalpies at a port free
+ * while nothing flows) keeps the unknowns it leaves free at their guesses and solves for
+ * the others; one whose equations contradict each other is an error as before. */
+Status solve_linear_near(ModelData *m, size_t n, double *a, double *b, const double *x0, size_t *pivot,
+                         const char *description);
 /* Factor A for several solves with dense_lu_solve (dense_lu.h). */
 Status factor_linear(ModelData *m, size_t n, double *a, size_t *pivot, const char *description);
 
@@ -105,8 +126,8 @@ typedef struct {
 } NewtonSystem;
 
 /* Newton's method with step halving from the guess x, which ends as the solution; on
- * success the model's variables hold the solution. `work` holds 4 n + n n doubles. */
-#define NEWTON_WORK_SIZE(n) (4 * (n) + (n) * (n))
+ * success the model's variables hold the solution. `work` holds 5 n + n n doubles. */
+#define NEWTON_WORK_SIZE(n) (5 * (n) + (n) * (n))
 Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work,
                     size_t *pivot);
 

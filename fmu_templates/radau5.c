@@ -229,7 +229,7 @@ RadauStatus radau5_init(Radau5 *r, const RadauProblem *problem) {
         r->pivot2 = malloc(m * sizeof(size_t));
         ok = r->jacobian && r->e1 && r->e2 && r->pivot1 && r->pivot2;
     }
-    if (ok && !problem->jacobian) ok = build_difference_groups(r);
+    if (ok) ok = build_difference_groups(r); /* also where the analytic Jacobian fails */
     if (!ok) {
         radau5_free(r);
         return RadauOutOfMemory;
@@ -284,8 +284,11 @@ static int difference_jacobian(Radau5 *r) {
 static int evaluate_jacobian(Radau5 *r) {
     r->mem.count.jacobians++;
     r->lu_h = 0.0;
-    if (r->problem.jacobian)
-        return r->problem.jacobian(r->problem.context, r->mem.t, r->x, r->fx, r->jacobian);
+    if (r->problem.jacobian) {
+        const int status = r->problem.jacobian(r->problem.context, r->mem.t, r->x, r->fx, r->jacobian);
+        /* > 0: not at this point (a loop singular there, whose solution holds): differences */
+        if (status <= 0) return status;
+    }
     return difference_jacobian(r);
 }
 

@@ -33,7 +33,8 @@
 typedef int (*RadauRhs)(void *context, double t, const double *x, double *dx);
 
 /* Values of df/dx at (t, x) in the order of the pattern (compressed sparse columns); fx is
- * f(t, x). Same return convention as RadauRhs. */
+ * f(t, x). Same return convention as RadauRhs; > 0 (not available at this point) makes the
+ * integrator take finite differences instead. */
 typedef int (*RadauJacobian)(void *context, double t, const double *x, const double *fx,
                              double *values);
 

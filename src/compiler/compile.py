@@ -2,8 +2,10 @@
 
 Input: a ``.mo`` file, the class to compile, library locations and the output path. Output:
 the ``.fmu``: flatten, causalize, emit C, package with the runtime and gcc. The cache key is
-the flat model's text, its source locations and the model identifier (see ``fmu_cache``), so
-an unchanged model is flattened again but neither causalized, emitted nor compiled.
+the flat model's text, its source locations, the model identifier and the content of the files
+it brings from outside (external functions' C code, loadResource's resources; see
+``fmu_cache``), so an unchanged model is flattened again but neither causalized, emitted nor
+compiled.
 """
 from __future__ import annotations
 
@@ -21,10 +23,10 @@ from compiler.codegen import emit_c
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.errors import PackageError
-from compiler.flat import FlatModel
+from compiler.flat import Call, FlatModel
 from compiler.flatten.walk import nodes
 from compiler.fmu import package_fmu
-from compiler.fmu.external_sources import external_sources
+from compiler.fmu.external_sources import content_digest, external_sources
 
 LOGGER = logging.getLogger("cosim.compiler")
 # set in the process's environment (to anything but "" or "0"), gcc's warnings about generated
@@ -105,11 +107,15 @@ def _build(flat: FlatModel, identifier: str, key: str, environ, fmi_arrays: bool
 
 
 def _external_digest(flat: FlatModel) -> str:
-    """The content of the C files external functions bring (their libraries' sources and
-    headers): part of the cache key, since the flat text names only their folders."""
+    """The content of the files the FMU brings from outside: the C files of external
+    functions (their libraries' sources and headers) and the resources of loadResource.
+    Part of the cache key, since the flat text names only their folders."""
     calls = [(item.external, item.span) for item in flat.functions
              if item.external is not None and item.external.language == "C"]
-    return external_sources(calls).digest() if calls else ""
+    resources = sorted({node.args[1].value for node in nodes(flat)
+                        if type(node) is Call and node.name == "loadResource"})
+    return (external_sources(calls).digest() if calls else "") + \
+        (content_digest(resources) if resources else "")
 
 
 def _locations(flat: FlatModel) -> str:

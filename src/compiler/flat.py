@@ -305,8 +305,21 @@ class ExternalObject:
 
 
 @node
+class FunctionDerivative:
+    """``annotation(derivative(order, noDerivative, zeroDerivative) = name)`` (MLS 12.7.1):
+    the function ``name`` takes the inputs, then the derivatives of the Real inputs not in
+    ``no_derivative`` or ``zero_derivative``, and gives the derivatives of the Real outputs;
+    it applies only where the inputs of ``zero_derivative`` do not change."""
+    name: str
+    order: int = 1
+    no_derivative: tuple[str, ...] = ()
+    zero_derivative: tuple[str, ...] = ()
+
+
+@node
 class Function:
-    """A user function: called by ``Call(name, ...)``, body in ``algorithm`` or ``external``."""
+    """A user function: called by ``Call(name, ...)``, body in ``algorithm`` or ``external``;
+    ``derivatives`` from its derivative annotations."""
     name: str
     inputs: tuple[FunctionVar, ...]
     outputs: tuple[FunctionVar, ...]
@@ -315,6 +328,7 @@ class Function:
     external: Optional[ExternalCall] = None
     description: str = ""
     span: Optional[Span] = _span()
+    derivatives: tuple[FunctionDerivative, ...] = ()
 
 
 @node
@@ -362,7 +376,10 @@ class FlatModel:
       ``der(x)``, ``pre(x)``, ``edge(b)``, ``change(v)``, ``initial()``, ``terminal()``,
       ``sample(start, interval)``, ``noEvent(e)``, ``smooth(p, e)``, ``homotopy(actual,
       simplified)``, ``delay(e, delayTime, delayMax)``, math functions, ``min``/``max`` of two
-      arguments, ``Integer(enum)``, ``String(x)``. Array built-ins are already expanded.
+      arguments, ``Integer(enum)``, ``String(x)`` (``String(x, format)``, ``String(x,
+      minimumLength, leftJustified, significantDigits)``), ``loadResource(uri, path)`` (a
+      URI of the library's loadResource and the file it names here: flatten/resources.py).
+      Array built-ins are already expanded.
     - A call of a function with several outputs or an array output is the right side of an
       ``Equation``/``Assign`` whose left side is a ``TupleExpr`` of the scalar targets
       (outputs in order, arrays row-major, None for skipped ones); a call inside an

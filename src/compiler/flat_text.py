@@ -183,7 +183,16 @@ def function_text(function: flat.Function) -> list[str]:
         annotation_text = f" annotation({', '.join(annotation)})" if annotation else ""
         lines.append(f'{INDENT}external {encode_string(ext.language)} '
                      f'{ext.output + " = " if ext.output else ""}{call}{annotation_text};')
+    lines.extend(f"{INDENT}annotation({_derivative_text(item)});" for item in function.derivatives)
     return lines + [f"end {function.name};"]
+
+
+def _derivative_text(item: flat.FunctionDerivative) -> str:
+    options = [f"order = {item.order}"] if item.order != 1 else []
+    options += [f"{key} = {name}" for key, names in (("noDerivative", item.no_derivative),
+                                                     ("zeroDerivative", item.zero_derivative))
+                for name in names]
+    return f"derivative{'(' + ', '.join(options) + ')' if options else ''} = {item.name}"
 
 
 def _function_var(var: flat.FunctionVar) -> str:

@@ -1,7 +1,7 @@
 """A content-hash cache of compiled FMUs, so that an unchanged model is not compiled twice.
 
-Input: the parts that determine an FMU (flat model text, source locations, model identifier)
-and the environment. Output: the cache entry ``<cache>/fmus/<key>.fmu``. The key also covers
+Input: the parts that determine an FMU (flat model text, source locations, model identifier,
+the content of external C files and resources) and the environment. Output: the cache entry ``<cache>/fmus/<key>.fmu``. The key also covers
 the compiler's own sources, the emitter version, the C runtime and the C flags, so a change to
 any of them is a new key. The folder is ``$COSIM_CACHE_DIR/fmus``, else
 ``$XDG_CACHE_HOME/cosim/fmus`` or ``~/.cache/cosim/fmus``; the least recently used entries

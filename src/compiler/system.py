@@ -19,6 +19,10 @@ node = dataclass(frozen=True, slots=True)
 
 KINDS = ("state", "derivative", "algebraic", "discrete", "input", "parameter", "constant")
 EVENT_HYSTERESIS = 1e-10  # as in fmu_templates/model.h
+# The hidden Boolean parameter that homotopy(actual, simplified) reads as
+# ``if $homotopy then simplified else actual``: the initialization is solved first with it
+# true, and from that solution with it false (it is false everywhere else).
+HOMOTOPY_FLAG = "$homotopy"
 
 
 def _span():
@@ -210,6 +214,11 @@ class Relation:
     ``rhs - lhs`` for ``<``/``<=``. With latch L and eps = EVENT_HYSTERESIS * ``scale``, the
     indicator is ``L ? d + eps : d - eps`` and an event updates ``L = L ? d > -eps : d >= eps``
     (fmu_templates/model.h). At initialization the relation is evaluated as written.
+    ``exact`` relations cannot chatter and update without the band, as written (``L = d >=
+    0`` for ``>=`` and ``<=``, ``L = d > 0`` for ``>`` and ``<``): the thresholds of event-generating floor (an argument may jump onto an
+    integer) and relations that move with time alone, which switch at ``instant`` (an
+    expression of parameters and discrete variables: a time event as samples are,
+    simultaneous with those there).
     """
     index: int
     var: str
@@ -220,6 +229,8 @@ class Relation:
     scale: float = 1.0
     text: str = ""
     span: Optional[Span] = _span()
+    exact: bool = False
+    instant: Optional[Expr] = None
 
 
 @node
@@ -232,6 +243,28 @@ class Sample:
     var: str
     start: Expr
     interval: Expr
+    span: Optional[Span] = _span()
+
+
+@node
+class Delay:
+    """``delay(expr, delayTime, delayMax)``, number ``index``: blocks read it as
+    ``delay(index, time - delayTime)`` (``compiler.symbolic.delayed``), the value ``expr``
+    had then. The runtime records ``expr`` after the initialization, at every accepted step
+    and before and after every event iteration, keeping the history back to
+    ``time - delay_max``; between records the value is the monotone cubic (PCHIP), before the
+    start time it is the first record (MLS 3.7.2.1: ``expr`` at the start), beyond the last
+    record the last one. At a time of two records (an event) the one after the event is
+    read in event iterations and, at the time of the last one, after it; the one before
+    otherwise. ``discrete``: ``expr``
+    changes only at events. During initialization ``delay(...)`` is ``expr`` itself.
+    ``text`` is the call for messages."""
+    index: int
+    expr: Expr
+    delay_time: Expr
+    delay_max: Expr
+    discrete: bool = False
+    text: str = ""
     span: Optional[Span] = _span()
 
 
@@ -311,6 +344,9 @@ class System:
     Between events the latches, flags and pre values stay as the last iteration left them,
     except that the sample flags are false again.
 
+    Delays: ``delays[k]`` is the k-th ``delay()`` (see ``Delay``); the runtime keeps their
+    histories.
+
     Initialization: ``initial_blocks`` compute every variable (states included) at the start
     time with ``initial()`` true, samples false and relations evaluated as written; a variable
     named ``pre(v)`` there is the pre value of the discrete variable ``v``. Afterwards every
@@ -340,6 +376,7 @@ class System:
     description: str = ""
     span: Optional[Span] = _span()
     external_objects: tuple[ExternalObject, ...] = ()
+    delays: tuple[Delay, ...] = ()
 
     def variable(self, name: str) -> Variable:
         """The variable called ``name`` (a linear search; build a dict for many look-ups)."""
@@ -361,7 +398,7 @@ class System:
 
 
 __all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
-           "BreakStatement", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
+           "BreakStatement", "Delay", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
            "MIXED_ITERATIONS", "MixedBlock", "NewtonBlock", "Reinit", "Relation", "Residual",
            "Sample", "System", "Termination", "Variable", "WhenClause", "WhenStatement",
            "WhileStatement", "leaf_blocks"]

@@ -1,8 +1,8 @@
 """System -> readable text (``str(system)``, ``cosim check --blocks``).
 
 Input: a ``compiler.system.System``. Output: text listing variables by role, aliases, the
-blocks in evaluation order with their source locations, relations, samples, when-clauses and
-the initialization blocks.
+blocks in evaluation order with their source locations, relations, samples, delays,
+when-clauses and the initialization blocks.
 """
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ def system_text(system: System) -> str:
         lines.append("samples:")
         lines.extend(f"{INDENT}{item.var}: sample({to_text(item.start)}, "
                      f"{to_text(item.interval)}){_at(item.span)}" for item in system.samples)
+    if system.delays:
+        lines.append("delays (delay(k, t) reads the history of expression k at time t):")
+        lines.extend(f"{INDENT}{item.index}: {to_text(item.expr)}, delay time "
+                     f"{to_text(item.delay_time)}, at most {to_text(item.delay_max)}"
+                     f"{' (discrete)' if item.discrete else ''}{_at(item.span)}"
+                     for item in system.delays)
     if system.when_clauses:
         lines.append("when-clauses:")
         for clause in system.when_clauses:

@@ -1,9 +1,8 @@
 """External "C" functions, external objects and Strings in generated C: self-written models
 (msl_models/External.mo, their C code in msl_models/external_c/) compared with closed forms in
 fmpy's Co-Simulation and Model Exchange; the FMUs validate, rebuild from their sources and
-free what they hold. The Modelica Standard Library's tables, noise generators and filters
-follow when MODELICAPATH points to it (compared with the MAP-LIB references when
-COSIM_MSL_REFERENCES is set)."""
+free what they hold. The Modelica Standard Library's examples that use its C code (tables,
+noise, Strings) are in test_msl_examples.py."""
 from __future__ import annotations
 
 import shutil
@@ -26,7 +25,7 @@ from compiler.errors import CompilerError
 from compiler.flat_text import expr_text
 from compiler.symbolic.evaluate import modelica_string
 from tests.compiler.fmu_compare import event_instants
-from tests.conftest import find, need
+from tests.conftest import need
 
 EXTERNAL = Path(__file__).parent / "msl_models" / "External.mo"
 KINDS = ("CoSimulation", "ModelExchange")
@@ -106,6 +105,13 @@ end M;
     assert functions["norm1"].output == "y"
     assert functions["doubled"].args == (flat.Var("v"), size("v", 1), flat.Var("w"), size("w", 1))
     assert functions["doubled"].output == ""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_empty_arrays_keep_their_declared_sizes(fmus, kind):
+    result = simulate(fmus, "EmptyTable", ["rows", "columns", "p"], 1.0, kind)
+    assert (result["rows"][-1], result["columns"][-1]) == (0, 2)
+    assert np.all(result["p"] == 0.0)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -261,9 +267,90 @@ def test_reset_destroys_the_object_and_initialization_constructs_it_again(fmus):
     assert values == [2.0, 4.0]
 
 
+# ---------------------------------------------------------------------------- resources
+SERVICES = """package ModelicaServices "the test's stand-in for the library's loadResource"
+  package ExternalReferences
+    function loadResource
+      input String uri;
+      output String fileReference;
+    algorithm
+      fileReference := uri;
+    end loadResource;
+  end ExternalReferences;
+end ModelicaServices;
+"""
+
+
+def test_a_resource_of_load_resource_travels_in_the_fmu(tmp_path):
+    folder = tmp_path / "models"
+    shutil.copytree(EXTERNAL.parent, folder, ignore=shutil.ignore_patterns("*.py"))
+    services = tmp_path / "ModelicaServices.mo"
+    services.write_text(SERVICES)
+    fmu = compile_fmu(folder / "External.mo", "External.FileRamp", libs=[services],
+                      output=tmp_path / "FileRamp.fmu",
+                      environ={"COSIM_CACHE_DIR": str(tmp_path / "cache")})
+    (folder / "external_c" / "ramp.txt").unlink()   # the FMU reads its own copy
+    with zipfile.ZipFile(fmu) as archive:
+        assert archive.read("resources/External/external_c/ramp.txt") == b"0 0\n1 2\n3 3\n"
+    for kind in KINDS:
+        result = simulate_fmu(str(fmu), fmi_type=kind, stop_time=4.0, output_interval=0.1,
+                              output=["y"])
+        assert np.allclose(result["y"], ramp(result["time"])[0], atol=1e-12)
+
+
+def test_a_resource_that_does_not_exist_is_refused_at_the_call(flatten, tmp_path):
+    services = tmp_path / "ModelicaServices.mo"
+    services.write_text(SERVICES)
+    with pytest.raises(CompilerError) as error:
+        flatten("""
+model M
+  parameter String f = ModelicaServices.ExternalReferences.loadResource("modelica://M/none.txt");
+end M;
+""", libs=[services])
+    assert str(error.value).startswith(f"{flatten.path}:3:24: the resource modelica://M/none.txt "
+                                       "does not exist")
+
+
+TABLES_ON_FILE = """model TablesOnFile
+  Modelica.Blocks.Sources.CombiTimeTable text(tableOnFile = true, tableName = "tab1",
+    fileName = Modelica.Utilities.Files.loadResource(
+      "modelica://Modelica/Resources/Data/Tables/test.txt"));
+  Modelica.Blocks.Sources.CombiTimeTable mat(tableOnFile = true, tableName = "a",
+    fileName = Modelica.Utilities.Files.loadResource(
+      "modelica://Modelica/Resources/Data/Tables/test_v7.mat"));
+  Real y = text.y[1];
+  Real z = mat.y[1];
+end TablesOnFile;
+"""
+
+
+@pytest.mark.slow
+def test_msl_tables_read_their_files_from_the_fmus_resources(fmus, tmp_path):
+    from scipy.io import loadmat
+    msl = need("msl")
+    source = tmp_path / "TablesOnFile.mo"
+    source.write_text(TABLES_ON_FILE)
+    fmu = compile_fmu(source, "TablesOnFile",
+                      [msl / "Modelica", msl / "ModelicaServices", msl / "Complex.mo"],
+                      output=tmp_path / "TablesOnFile.fmu", environ=fmus.environ)
+    with zipfile.ZipFile(fmu) as archive:
+        assert {"resources/Modelica/Resources/Data/Tables/test.txt",
+                "resources/Modelica/Resources/Data/Tables/test_v7.mat"} <= set(archive.namelist())
+    a = loadmat(msl / "Modelica" / "Resources" / "Data" / "Tables" / "test_v7.mat")["a"]
+    for kind in KINDS:
+        result = simulate_fmu(str(fmu), fmi_type=kind, stop_time=4.0, output_interval=0.1,
+                              output=["y", "z"])
+        rows = result[np.abs(result["time"] - np.round(result["time"])) > 1e-9]   # not at a row
+        t = rows["time"]
+        # tab1 of test.txt: (0, 0), (1, 0), (1, 1), (2, 4), (3, 9), (4, 16)
+        assert np.allclose(rows["y"], np.where(t < 1, 0.0, np.interp(t, [1, 2, 3, 4],
+                                                                     [1, 4, 9, 16])), atol=1e-12)
+        assert np.allclose(rows["z"], np.interp(t, a[:, 0], a[:, 1]), atol=1e-12)
+
+
 # ------------------------------------------------------------------------ function bodies
 @pytest.mark.parametrize("kind", KINDS)
-def test_slices_aliased_arguments_and_array_literals_of_arrays_in_function_bodies(fmus, kind):
+def test_slices_aliases_array_literals_cross_and_smooth_in_function_bodies(fmus, kind):
     names = ["o[1]", "o[2]", "o[3]", "o[4]", "f", "w[1]", "w[2]"]
     result = simulate(fmus, "Bodies.Use", names, 1.0, kind)
     assert [result[f"o[{k}]"][-1] for k in range(1, 5)] == [0.5, 1.5, 1.5, 2.5]
@@ -272,6 +359,11 @@ def test_slices_aliased_arguments_and_array_literals_of_arrays_in_function_bodie
     phi = np.outer(t, [0.5, 1.5, 2.5])   # orientations(3) * time
     assert np.allclose(result["w[1]"], np.cos(phi) @ [1, 2, 3], rtol=1e-12, atol=1e-12)
     assert np.allclose(result["w[2]"], np.sin(phi) @ [1, 2, 3], rtol=1e-12, atol=1e-12)
+    normals = simulate(fmus, "Bodies.Use", ["n[1]", "n[2]", "n[3]"], 1.0, kind)
+    c = np.cross([1, 2, 3], np.stack([t, np.ones_like(t), np.zeros_like(t)], axis=1))
+    expected = c / np.linalg.norm(c, axis=1)[:, None]
+    for k in range(3):
+        assert np.allclose(normals[f"n[{k + 1}]"], expected[:, k], rtol=1e-12, atol=1e-12)
 
 
 def test_a_newton_loop_through_more_assignments_than_a_part_holds(fmus):
@@ -284,6 +376,67 @@ def test_a_newton_loop_through_more_assignments_than_a_part_holds(fmus):
                       xtol=1e-14)
     expected = [solution(t) for t in result["time"]]
     assert np.allclose(result["x"], expected, rtol=1e-9, atol=1e-12)
+
+
+def test_an_external_object_inside_a_function_is_refused_at_its_declaration(flatten):
+    model = flatten("""
+class Handle
+  extends ExternalObject;
+  function constructor
+    input Real x;
+    output Handle h;
+  external "C" h = handle_open(x);
+  end constructor;
+  function destructor
+    input Handle h;
+  external "C" handle_close(h);
+  end destructor;
+end Handle;
+function twice
+  input Handle g;
+  input Real x;
+  output Real y;
+protected
+  Handle h;
+algorithm
+  h := g;
+  y := 2*x;
+end twice;
+model M
+  parameter Handle g = Handle(1);
+  Real y = twice(g, time);
+end M;
+""")
+    with pytest.raises(CompilerError) as error:
+        emit_c(causalize(model))
+    assert str(error.value) == (f"{flatten.path}:19:3: the external object h, a protected "
+                                "variable of twice, is not supported by the C code generator")
+
+
+def test_an_fmu_state_set_into_a_fresh_instance_gets_its_objects_constructed(fmus):
+    path = fmus.build(EXTERNAL, "External.Ramp")
+    description = read_model_description(str(path))
+    vr = {v.name: v.valueReference for v in description.modelVariables}
+    unpacked = extract(str(path))
+
+    def instance(name):
+        fmu = FMU3Slave(guid=description.guid, unzipDirectory=unpacked, instanceName=name,
+                        modelIdentifier=description.coSimulation.modelIdentifier)
+        fmu.instantiate()
+        return fmu
+    first = instance("first")
+    first.enterInitializationMode()
+    first.exitInitializationMode()
+    first.doStep(0.0, 2.0)
+    image = first.serializeFMUState(first.getFMUState())
+    second = instance("second")   # never initialized: the state brings no table object
+    second.setFMUState(second.deserializeFMUState(image))
+    for fmu in (first, second):
+        fmu.doStep(2.0, 0.5)
+    y, z = (float(value) for value in ramp(np.array(2.5)))
+    for fmu in (first, second):
+        assert fmu.getFloat64([vr["y"], vr["z"]]) == pytest.approx([y, z], rel=1e-6)
+        fmu.freeInstance()
 
 
 # ------------------------------------------------------------------------------ the FMUs
@@ -348,47 +501,3 @@ def test_a_run_frees_the_objects_and_strings(fmus, tmp_path, model):
          str(binary), description.guid, "2.0", "0.1"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
     assert "ERROR SUMMARY: 0 errors" in result.stderr
-
-
-# ------------------------------------------------ the Modelica Standard Library's examples
-MSL_EXAMPLES = (
-    "Modelica.Blocks.Examples.Filter",
-    "Modelica.Blocks.Examples.FilterWithDifferentiation",
-    "Modelica.Blocks.Examples.ShowLogicalSources",
-    "Modelica.Blocks.Examples.LogicalNetwork1",
-    "Modelica.Blocks.Examples.BooleanNetwork1",
-    "Modelica.Blocks.Examples.Noise.UniformNoise",
-    "Modelica.Blocks.Examples.Noise.NormalNoiseProperties",
-    "Modelica.Blocks.Examples.Noise.Distributions",
-    "Modelica.Blocks.Examples.Noise.ImpureGenerator",
-    "Modelica.Blocks.Examples.Noise.DrydenContinuousTurbulence",
-    "Modelica.Electrical.Batteries.Examples.BatteryDischargeCharge",
-    "Modelica.Mechanics.Translational.Examples.Vehicle",
-    "Modelica.Thermal.HeatTransfer.Examples.Motor",
-)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("model", MSL_EXAMPLES)
-def test_msl_examples_with_tables_noise_and_strings_match_their_references(model, fmus):
-    from tools.msl_compare import compare_signal, read_reference, reference_folder
-    msl = need("msl")
-    fmu = compile_fmu(msl / "Modelica" / "package.mo", model,
-                      [msl / "Modelica", msl / "ModelicaServices", msl / "Complex.mo"],
-                      output=fmus.output / f"{model}.fmu", environ=fmus.environ)
-    references = find("msl-references")
-    folder = reference_folder(references, model) if references else None
-    reference = read_reference(folder) if folder else None
-    settings = reference.experiment if reference else {}
-    stop = settings.get("StopTime") or read_model_description(str(fmu)).defaultExperiment.stopTime
-    signals = list(reference.signals) if reference else []
-    result = simulate_fmu(str(fmu), stop_time=stop, output_interval=settings.get("Interval"),
-                          relative_tolerance=settings.get("Tolerance"), output=signals or None)
-    assert result["time"][-1] == pytest.approx(stop)
-    if reference is None:
-        pytest.skip(f"{model} ran; set COSIM_MSL_REFERENCES to compare it with its reference")
-    worst = max((compare_signal(signal, reference.time, reference.values[signal],
-                                result["time"], result[signal]) for signal in signals),
-                key=lambda item: item.deviation)
-    assert worst.matches, (f"{worst.signal} is {worst.deviation:.3g} x the tolerance off the "
-                           f"reference at t = {worst.at_time:g}")

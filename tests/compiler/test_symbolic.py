@@ -268,7 +268,7 @@ def test_conversion_expands_event_operators():
 
 def test_conversion_refuses_what_it_cannot_express():
     convert = _converter()
-    with pytest.raises(ConversionError, match="delay\\(\\) is not supported"):
+    with pytest.raises(ConversionError, match="delay\\(\\) is not allowed here"):
         convert(flat.Call("delay", (flat.Var("x"), flat.Const(1.0), flat.Const(1.0))))
     with pytest.raises(ConversionError, match="unknown variable 'q'"):
         convert(flat.Var("q"))

@@ -161,3 +161,20 @@ def test_a_continuous_assert_is_checked_when_nothing_is_read(tmp_path, interface
     assert "Asserted.mo:5:3: assertion failed at t = " in message
     assert ": x reached its limit" in message
     assert 0.5 <= float(message.split("assertion failed at t = ")[1].split(":")[0]) <= 1.0
+
+
+ELEMENTS = """\
+model Elements "x[k] = k t, scalars named with subscripts (not an FMI 3.0 array)"
+  Real x[2] = {1, 2}*time;
+  output Real y = time;
+  annotation(experiment(StopTime = 1, Interval = 0.5));
+end Elements;
+"""
+
+
+def test_an_element_variable_is_recorded_by_its_name(tmp_path):
+    path = tmp_path / "Elements.mo"
+    path.write_text(ELEMENTS)
+    result = api.run(path, record=["Elements.x[2]"])
+    assert result.columns == ("Elements.y", "Elements.x[2]")
+    assert list(result.values["Elements.x[2]"]) == pytest.approx([0.0, 1.0, 2.0])

@@ -100,3 +100,16 @@ def test_mutated_ssd_inside_an_archive_raises_only_our_errors(data):
         path.write_bytes(zip_bytes({"SystemStructure.ssd": text, "values.ssv": values,
                                     "resources/A.fmu": b"PK\x05\x06" + bytes(18)}))
         _read_only_own_errors(path)
+
+
+def test_a_nul_byte_before_the_declaration_is_one_located_error(tmp_path):
+    # found by the property test above: lxml's recovering parser raised on its own
+    path = tmp_path / "SystemStructure.ssd"
+    path.write_bytes(b"\x00" + SEEDS[".ssd"].encode())
+    for strict in (False, True):
+        try:
+            read(path, strict=strict)
+        except CosimError as error:
+            assert str(error).startswith("SystemStructure.ssd:1: not well-formed XML")
+        else:
+            raise AssertionError("a NUL byte before the XML declaration was read")

@@ -1,9 +1,10 @@
 """Causalization: ``FlatModel`` -> ``System`` (sorted, index-reduced, events explicit).
 
 Input: a ``compiler.flat.FlatModel``. Output: a ``compiler.system.System``. The passes, each
-in its module: ``lower`` (IR, events; ``fixed_zeros``), ``alias``, ``pantelides`` + ``dummy`` (index
-reduction, states), ``simulation`` (matching, BLT, ``tearing``, ``blocks``),
-``initialization``, ``assemble``. Errors are ``CausalizeError`` at a source location.
+in its module: ``lower`` (IR, events; ``fixed_values``), ``alias``, ``pantelides`` + ``dummy`` (index
+reduction, states), ``instants`` (time events of relations), ``simulation`` (matching, BLT,
+``tearing``, ``blocks``), ``initialization``, ``assemble``. Errors are ``CausalizeError`` at
+a source location.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import gc
 from compiler.causalize.alias import eliminate_aliases
 from compiler.causalize.assemble import assemble
 from compiler.causalize.errors import CausalizeError
-from compiler.causalize.fixed_zeros import drop_vanished_derivatives
+from compiler.causalize.fixed_values import drop_vanished_derivatives
 from compiler.causalize.initialization import initialization_blocks
+from compiler.causalize.instants import with_instants
 from compiler.causalize.lower import lower
 from compiler.causalize.pantelides import reduce_index
 from compiler.causalize.simulation import check_reinits, simulation_blocks
@@ -26,7 +28,8 @@ def causalize(model: FlatModel) -> System:
     collecting = gc.isenabled()
     gc.disable()  # the passes make many small objects that live to the end: collections
     try:          # on the way would rescan them again and again (quadratic in model size)
-        dae = reduce_index(drop_vanished_derivatives(eliminate_aliases(lower(model))))
+        dae = with_instants(reduce_index(drop_vanished_derivatives(eliminate_aliases(
+            lower(model)))))
         check_reinits(dae)
         return assemble(dae, simulation_blocks(dae), initialization_blocks(dae))
     finally:

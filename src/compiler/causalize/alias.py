@@ -91,8 +91,9 @@ class _AliasSets:
             return fast
         names = equation.lhs.variables() | equation.rhs.variables()
         unknowns = [name for name in sorted(names) if name in self.candidates]
+        read = all_names(equation.lhs) | all_names(equation.rhs)   # pre(v) reads v too
         if not unknowns or len(unknowns) > 2 or \
-                any(name not in self.candidates and not self._is_parameter(name) for name in names):
+                any(name not in self.candidates and not self._is_parameter(name) for name in read):
             return False
         form = affine_form(equation.residual, set(unknowns))
         if form is None:
@@ -194,16 +195,19 @@ def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> tuple[Da
     changed = {id(item) for item in equations} - {id(item) for item in kept}
     initial = tuple(replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs))
                     for item in dae.initial_equations)
-    relations = tuple(Relation(item.index, item.var, item.op, subst(item.lhs),
-                               subst(item.rhs), subst(item.distance), item.scale, item.text,
-                               item.span) for item in dae.relations)
+    relations = tuple(replace(item, lhs=subst(item.lhs), rhs=subst(item.rhs),
+                              distance=subst(item.distance), instant=subst(item.instant))
+                      for item in dae.relations)
     clauses = tuple(_clause(item, replacements, subst) for item in dae.clauses)
+    delays = tuple(replace(item, expr=subst(item.expr), delay_time=subst(item.delay_time),
+                           delay_max=subst(item.delay_max)) for item in dae.delays)
     asserts = tuple(type(item)(subst(item.condition), subst(item.message), item.level,
                                item.span) for item in dae.asserts)
     algorithms = tuple(map_algorithm(block, subst) for block in dae.algorithms)
     initial_algorithms = tuple(map_algorithm(block, subst) for block in dae.initial_algorithms)
     return with_changes(dae, variables=tuple(variables.values()), equations=equations,
                         initial_equations=initial, relations=relations, clauses=clauses,
+                        delays=delays,
                         asserts=asserts, aliases=dae.aliases + tuple(aliases),
                         algorithms=algorithms, initial_algorithms=initial_algorithms), changed
 

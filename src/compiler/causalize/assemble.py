@@ -38,7 +38,7 @@ def assemble(dae: Dae, simulation: tuple, initial: list) -> System:
         n_derivative, n_indicator, tuple(initial), dae.relations, dae.samples, dae.clauses,
         dae.asserts, jacobian_pattern(blocks[:n_derivative], states), model.functions,
         model.enumerations, model.experiment, model.description, model.span,
-        model.external_objects)
+        model.external_objects, delays=dae.delays)
 
 
 def _kind(item, states: set) -> str:
@@ -58,7 +58,7 @@ def _variable(item, kind: str, converter) -> Variable:
     declaration = item.declaration
     if declaration is None:
         return Variable(item.name, item.type, kind, variability="discrete" if item.hidden
-                        else "continuous", start=item.start, fixed=item.fixed,
+                        else "continuous", binding=item.binding, start=item.start, fixed=item.fixed,
                         hidden=item.hidden, derivative_of=item.derivative_of, span=item.span)
 
     def attribute(expr):

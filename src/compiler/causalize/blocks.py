@@ -9,18 +9,40 @@ from __future__ import annotations
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.tearing import tear
 from compiler.symbolic import (
-    REAL, NotDifferentiable, Var, affine_form, diff, is_const, neg, solve_for)
+    ONE, REAL, NotDifferentiable, Op, Var, affine_form, diff, div, is_const, mul, neg, solve_for,
+    var)
+from compiler.symbolic.transform import replace_nodes
 from compiler.system import Assignment, LinearBlock, NewtonBlock, Residual
+
+
+def solve_reciprocal(residual, name: str):
+    """``name`` from a residual that reads it only as a divisor, linearly in its reciprocal
+    (``R_m - 1 / G_m``: ``G_m = 1 / R_m``), or None. Newton on such an equation starts from
+    a guess of 0 more often than not, where the reciprocal is infinite."""
+    reciprocal = var(f"1/{name}", REAL)
+
+    def divided(node):
+        if type(node) is Op and node.op == "/" and type(node.args[1]) is Var and \
+                node.args[1].name == name:
+            return mul(node.args[0], reciprocal)
+        return None
+    rewritten = replace_nodes(residual, divided)
+    if name in rewritten.variables():
+        return None
+    value = solve_for(rewritten, reciprocal.name)
+    return None if value is None else div(ONE, value)
 
 
 class BlockBuilder:
     """Makes blocks; ``differentiable`` are the names partials are taken for."""
 
-    def __init__(self, differentiable, types: dict, assignment_partials: bool = True):
+    def __init__(self, differentiable, types: dict, assignment_partials: bool = True,
+                 calls=None):
         self.differentiable = differentiable
         self.types = types
         self.memo: dict = {}
         self.assignment_partials = assignment_partials  # also for assignments outside loops
+        self.calls = calls   # derivatives of user-function calls (causalize.derivatives)
 
     def block(self, equations: list, unknowns: list[str]):
         """The block of a component with continuous unknowns only (loops through discrete
@@ -43,6 +65,8 @@ class BlockBuilder:
                                  f"variable '{name}' (write it as '{name} = ...')",
                                  equation.span)
         value = solve_for(equation.residual, name)
+        if value is None:
+            value = solve_reciprocal(equation.residual, name)
         if value is not None:
             return self.assignment(name, value, equation, self.assignment_partials)
         residual = self.residual(equation.residual, equation)
@@ -74,7 +98,7 @@ class BlockBuilder:
         try:
             for name in sorted(expr.variables()):
                 if name in self.differentiable:
-                    derivative = diff(expr, name, self.memo.setdefault(name, {}))
+                    derivative = diff(expr, name, self.memo.setdefault(name, {}), self.calls)
                     if not is_const(derivative, 0):
                         result.append((name, derivative))
         except NotDifferentiable:

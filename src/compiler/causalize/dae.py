@@ -87,8 +87,8 @@ class DaeEquation:
 @node
 class Dae:
     """The system between passes. ``algorithms`` are ``compiler.system.AlgorithmBlock``
-    values, ``clauses`` ``WhenClause`` values, ``relations`` and ``samples`` those of
-    ``compiler.system``."""
+    values, ``clauses`` ``WhenClause`` values, ``relations``, ``samples`` and ``delays``
+    those of ``compiler.system``."""
     name: str
     variables: tuple[DaeVariable, ...]
     equations: tuple[DaeEquation, ...]
@@ -98,6 +98,7 @@ class Dae:
     relations: tuple = ()
     samples: tuple = ()
     clauses: tuple = ()
+    delays: tuple = ()
     asserts: tuple = ()
     aliases: tuple = ()
     states: tuple[str, ...] = ()
@@ -110,6 +111,13 @@ class Dae:
     def algorithm_outputs(self) -> set:
         """Variables that algorithm sections compute (initial algorithms not included)."""
         return {name for block in self.algorithms for name in block.outputs}
+
+
+def function_derivatives(dae: Dae):
+    """The rule differentiating the user-function calls of ``dae`` through their derivative
+    annotations (``compiler.causalize.derivatives``)."""
+    from compiler.causalize.derivatives import call_rule
+    return call_rule(dae.flat.functions if dae.flat is not None else ())
 
 
 def with_changes(dae: Dae, **changes) -> Dae:

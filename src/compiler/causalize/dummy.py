@@ -10,26 +10,62 @@ columns' derivatives at that level become dummy (algebraic) variables.
 from __future__ import annotations
 
 import math
+import zlib
 
 from compiler.causalize.dae import Dae, with_changes
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.start import start_environment
 from compiler.errors import listed
-from compiler.symbolic import diff
-from compiler.symbolic.evaluate import EvaluationError, evaluate
+from compiler.symbolic import NotDifferentiable, diff
+from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 
 _SELECT_RANK = {"never": 0, "avoid": 1, "": 2, "default": 2, "prefer": 3, "always": 4}
 PIVOT_THRESHOLD = 0.1   # a pivot within this factor of the row's largest entry is acceptable
 SINGULAR = 1e-12
+GENERIC_SHIFT = 0.1     # how far from its start value a generic point moves each unknown
 
 
 def select_states(problem) -> Dae:
-    """The ``Dae`` of ``problem`` with dummy derivatives chosen and states set."""
+    """The ``Dae`` of ``problem`` with dummy derivatives chosen and states set.
+
+    The choice is made at the start values. Where a constraint's Jacobian is singular there
+    (a flux ``Phi = 0`` at the start, where a reluctance's derivative vanishes), it is made
+    at a generic point near them instead: the structure admits it, and the start is one
+    point of a trajectory that soon leaves it (as DAEdalus chooses numerically, but
+    refusing only a choice that no point allows)."""
+    dae = problem.dae
+    env = start_environment(with_changes(dae, variables=dae.variables +
+                                         tuple(problem.new_variables)))
+    try:
+        return _select_states(problem, env)
+    except SingularAtStart as error:
+        try:
+            return _select_states(problem, _generic(env, problem))
+        except SingularAtStart:
+            raise error from None
+
+
+class SingularAtStart(CausalizeError):
+    """A constraint's Jacobian is singular at the point where the states are chosen."""
+
+
+def _generic(env, problem):
+    """``env`` with the continuous unknowns moved off their start values, each by its own
+    deterministic amount (parameters keep theirs)."""
+    values = dict(env.values)
+    for name in problem.names:
+        value = values.get(name)
+        if type(value) is float and math.isfinite(value):
+            shift = 0.5 + zlib.crc32(name.encode()) / 2 ** 32  # in [0.5, 1.5)
+            values[name] = value + GENERIC_SHIFT * shift * (1.0 + abs(value))
+    return Environment(values, env.pre_values if env.pre_values is not env.values else None,
+                       env.initial, env.terminal, env.functions)
+
+
+def _select_states(problem, env) -> Dae:
     dae = problem.dae
     tops, levels = _equation_chains(problem)
     families = _variable_chains(problem)
-    env = start_environment(with_changes(dae, variables=dae.variables +
-                                         tuple(problem.new_variables)))
     chosen: list[int] = []          # base variable indices, in order of choice
     pivots: list[tuple[dict, int]] = []
     dummies: set[str] = set()
@@ -90,8 +126,9 @@ def _row(problem, k: int, families, env, memo) -> dict[int, float]:
         if top not in names:
             continue
         try:
-            value = float(evaluate(diff(residual, top, memo.setdefault(top, {})), env))
-        except (EvaluationError, TypeError, ValueError):
+            value = float(evaluate(diff(residual, top, memo.setdefault(top, {}),
+                                        problem.calls), env))
+        except (EvaluationError, TypeError, ValueError, NotDifferentiable):
             value = math.nan
         row[j] = 1.0 if math.isnan(value) else value
     return row
@@ -122,7 +159,7 @@ def _pivot(problem, row: dict, families, chosen: list, level: int, k: int) -> in
                     f"to solve for among {names_text or 'the differentiated variables'} (its "
                     "Jacobian is singular there; give better start values): "
                     f"{equation.source()}")
-        raise CausalizeError(message(listed(names)), equation.span, message(", ".join(names)))
+        raise SingularAtStart(message(listed(names)), equation.span, message(", ".join(names)))
     largest = max(candidates.values())
 
     def preference(j):

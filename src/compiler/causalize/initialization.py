@@ -3,7 +3,8 @@
 Input: the index-reduced ``Dae``. Output: blocks computing states, derivatives, algebraic and
 discrete variables, the pre values of discrete variables (variables named ``pre(v)``) and
 parameters with ``fixed = false``, from: the model's equations (when-equations inactive
-unless their condition reads ``initial()``, relations as written, samples false),
+unless their condition reads ``initial()``, relations as written, samples false, delays
+the expression they delay),
 the initial equations, ``v = start`` for continuous variables with ``fixed = true``, and
 ``pre(v) = start`` for discrete variables (unless initial equations decide them). Algorithm
 sections run without the when-statements that cannot fire at initialization.
@@ -14,7 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler.causalize.blocks import BlockBuilder
-from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Dae, DaeEquation
+from compiler.causalize.dae import (
+    CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Dae, DaeEquation, function_derivatives)
 from compiler.causalize.partition import is_latch, matchable
 from compiler.causalize.matching import maximum_matching
 from compiler.causalize.sort import sorted_blocks
@@ -54,9 +56,9 @@ def initialization_blocks(dae: Dae) -> list:
     differentiable = {name for name, item in init_table.items()
                       if item.kind == CONTINUOUS and item.type == "Real"}
     builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()},
-                           assignment_partials=False)
+                           assignment_partials=False, calls=function_derivatives(dae))
     spans = {name: item.span for name, item in init_table.items()}
-    match = lambda equation, index: matchable(equation, init_table, index)  # noqa: E731
+    match = lambda equation, index: matchable(equation, init_table, index, True)  # noqa: E731
     equations += _state_starts(dae, equations, unknowns, match, algorithms)
     return sorted_blocks(equations, unknowns, match, builder, spans, "initialization",
                          algorithms)
@@ -124,6 +126,10 @@ class _Rewriter:
         self.pre_names: dict[str, str] = {}   # v -> "pre(v)" for discrete v read through pre
         self.relations = {item.var: item for item in dae.relations}
         self.samples = {item.var for item in dae.samples}
+        self.delays = dae.delays
+        # Real variables when-equations assign are discrete-time too (MLS 3.8.3): during
+        # initialization an inactive when-equation says v = pre(v), not v = v
+        self.when_assigned = {item.when_var for item in dae.equations if item.when_var}
 
     def __call__(self, expr):
         return replace_nodes(expr, self._rule, self.memo)
@@ -140,11 +146,13 @@ class _Rewriter:
                 return TRUE
             if node.op == "pre":
                 return self._pre(node.args[0])
+            if node.op == "delay":   # at the start, delay(expr, ...) is expr
+                return self(self.delays[node.args[0].value].expr)
         return None
 
     def _pre(self, target: Var):
         item = self.table.get(target.name)
-        if item is None or item.kind != DISCRETE:
+        if item is None or (item.kind != DISCRETE and target.name not in self.when_assigned):
             return target
         name = f"pre({target.name})"
         self.pre_names[target.name] = name

@@ -12,16 +12,17 @@ from dataclasses import replace
 from compiler import flat
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, DaeEquation, DaeVariable, der_name)
+from compiler.causalize.derivatives import call_rule
 from compiler.causalize.errors import CausalizeError
-from compiler.causalize.fixed_zeros import fixed_zeros
+from compiler.causalize.fixed_values import fixed_values
 from compiler.causalize.statements import lower_algorithm
 from compiler.causalize.steps import event_function
 from compiler.causalize.when import lower_when
 from compiler.symbolic import (
-    BOOLEAN, FALSE, REAL, TRUE, ZERO, NotDifferentiable, and_, function, if_, not_, or_,
-    relation, sub, time_derivative, to_text, var)
+    BOOLEAN, FALSE, REAL, TIME, TRUE, ZERO, NotDifferentiable, Op, and_, delayed, function, if_,
+    not_, or_, relation, sub, time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
-from compiler.system import Assertion, Relation, Sample
+from compiler.system import HOMOTOPY_FLAG, Assertion, Delay, Relation, Sample
 
 _EVENT_RELATIONS = ("<", "<=", ">", ">=")
 
@@ -38,8 +39,9 @@ class _EventHooks(Hooks):
         self.lowering = lowering
 
     def relation(self, op, lhs, rhs, events):
-        if events and op in _EVENT_RELATIONS and self.lowering.is_continuous(lhs, rhs):
-            return self.lowering.latch(op, lhs, rhs)
+        lowering = self.lowering
+        if events and op in _EVENT_RELATIONS and lowering.is_continuous(lhs, rhs):
+            return lowering.latch(op, lhs, rhs)
         return relation(op, lhs, rhs)
 
     def sample(self, start, interval):
@@ -50,12 +52,19 @@ class _EventHooks(Hooks):
             return event_function(self.lowering, name, args)
         return function(name, *args)
 
+    def delay(self, expr, delay_time, delay_max):
+        return self.lowering.delay(expr, delay_time, delay_max)
+
+    def homotopy(self, actual, simplified):
+        return self.lowering.homotopy(actual, simplified())
+
     def derivative(self, expr):
         try:
-            return time_derivative(expr, self.lowering.derivative_of)
+            return time_derivative(expr, self.lowering.derivative_of,
+                                   calls=self.lowering.function_derivatives)
         except NotDifferentiable as error:
-            raise ConversionError(f"der() of an expression calling the function "
-                                  f"{error.node.function}, which has no derivative") from None
+            raise ConversionError(f"der() of an expression calling {error}, which has no "
+                                  "derivative") from None
 
 
 class _Lowering:
@@ -67,8 +76,11 @@ class _Lowering:
                            if item.variability == "continuous"}
         self.convert = Converter(self.types, model.functions, _EventHooks(self))
         self.plain = Converter(self.types, model.functions)
+        self.function_derivatives = call_rule(model.functions)
         self.relations: dict = {}
         self.samples: dict = {}
+        self.delays: dict = {}
+        self.delay_list: list = []   # by index
         self.equations: list[DaeEquation] = []
         self.asserts: list[Assertion] = []
         self.clauses: list = []
@@ -80,16 +92,30 @@ class _Lowering:
     def is_continuous(self, *exprs) -> bool:
         continuous = self.continuous
         return any(name == "time" or name in continuous or name.startswith("der(")
-                   for expr in exprs for name in expr.variables())
+                   for expr in exprs for name in self._changing(expr))
 
-    def latch(self, op, lhs, rhs):
+    def _changing(self, expr) -> frozenset:
+        """The variables through which ``expr`` changes between events: those it reads, but
+        not through the delay() of an expression that changes only at events by a parameter
+        delay time (its value steps at the time events of its history)."""
+        if not self.delays or type(expr) is not Op:
+            return expr.variables()
+        if expr.op == "delay":
+            item = self.delay_list[expr.args[0].value]
+            if item.discrete and self.is_parameter(item.delay_time):
+                return frozenset()
+        return frozenset().union(*(self._changing(arg) for arg in expr.args))
+
+    def latch(self, op, lhs, rhs, exact: bool = False):
+        """The latch of a relation (``exact``: see ``Relation``)."""
         key = (op, lhs, rhs)
         found = self.relations.get(key)
         if found is None:
             index = len(self.relations)
             distance = sub(lhs, rhs) if op in (">", ">=") else sub(rhs, lhs)
             found = Relation(index, f"$rel[{index + 1}]", op, lhs, rhs, distance,
-                             text=f"{to_text(lhs)} {op} {to_text(rhs)}", span=self.span)
+                             text=f"{to_text(lhs)} {op} {to_text(rhs)}", span=self.span,
+                             exact=exact)
             self.relations[key] = found
             self.hidden_variable(found.var)
         return var(found.var, BOOLEAN)
@@ -105,6 +131,22 @@ class _Lowering:
             self.samples[key] = found
             self.hidden_variable(found.var)
         return var(found.var, BOOLEAN)
+
+    def delay(self, expr, delay_time, delay_max):
+        """``delay(expr, delay_time, delay_max)`` (delay_max is delay_time where not given)."""
+        if not self.is_parameter(delay_max):
+            raise ConversionError("delay() needs a parameter expression for its maximum delay "
+                                  "time (given as its third argument where the delay time "
+                                  "varies)")
+        key = (expr, delay_time, delay_max)
+        found = self.delays.get(key)
+        if found is None:
+            text = f"delay({to_text(expr)}, {to_text(delay_time)})"
+            found = Delay(len(self.delays), expr, delay_time, delay_max,
+                          not self.is_continuous(expr), text, self.span)
+            self.delays[key] = found
+            self.delay_list.append(found)
+        return delayed(found.index, sub(TIME, delay_time))
 
     def is_parameter(self, *exprs) -> bool:
         table = self.variables
@@ -125,6 +167,16 @@ class _Lowering:
             self.types[derivative] = REAL
         return var(derivative)
 
+    def homotopy(self, actual, simplified):
+        """``if $homotopy then simplified else actual`` (``HOMOTOPY_FLAG``)."""
+        if actual == simplified:
+            return actual
+        if HOMOTOPY_FLAG not in self.variables:
+            self.variables[HOMOTOPY_FLAG] = DaeVariable(HOMOTOPY_FLAG, BOOLEAN, PARAMETER,
+                                                        fixed=True, binding=FALSE, hidden=True)
+            self.types[HOMOTOPY_FLAG] = BOOLEAN
+        return if_(var(HOMOTOPY_FLAG, BOOLEAN), simplified, actual)
+
     def hidden_variable(self, name: str, type_: str = BOOLEAN) -> None:
         self.variables[name] = DaeVariable(name, type_, DISCRETE, hidden=True, span=self.span)
         self.types[name] = type_
@@ -134,7 +186,7 @@ class _Lowering:
         for item in self.model.variables:
             self.variables[item.name] = self._variable(item)
         initial: list = self._computed_parameters()
-        self.convert.values = fixed_zeros(self.variables)
+        self.convert.values = fixed_values(self.variables)
         for equation in self.model.equations:
             self._top(equation)
         for equation in self.model.initial_equations:
@@ -146,7 +198,8 @@ class _Lowering:
                    tuple(initial), algorithms, initial_algorithms,
                    relations=tuple(self.relations.values()),
                    samples=tuple(self.samples.values()), clauses=tuple(self.clauses),
-                   asserts=tuple(self.asserts), flat=self.model)
+                   delays=tuple(self.delays.values()), asserts=tuple(self.asserts),
+                   flat=self.model)
 
     def _variable(self, item: flat.Variable) -> DaeVariable:
         if item.variability in ("constant", "parameter"):

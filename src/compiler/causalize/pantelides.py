@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from compiler.causalize.dae import CONTINUOUS, Dae, DaeEquation, DaeVariable, der_name, with_changes
+from compiler.causalize.dae import (
+    CONTINUOUS, Dae, DaeEquation, DaeVariable, der_name, function_derivatives, with_changes)
 from compiler.causalize.dummy import check_state_select, select_states
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.matching import maximum_matching, singular_error
@@ -58,6 +59,7 @@ class _Problem:
         self.derivative_eq = [-1] * len(self.equations)  # k -> its derivative equation
         self.new_variables: list[DaeVariable] = []
         self.memo: dict = {}
+        self.calls = function_derivatives(dae)
 
     def _incidence(self, equation: DaeEquation) -> list[int]:
         index = self.index
@@ -172,7 +174,8 @@ class _Problem:
                 raise CausalizeError(f"index reduction needs der({node.name}) of an input")
             if node.name in self.computed:
                 raise CausalizeError(f"index reduction needs der({node.name}), but an "
-                                     "algorithm section computes it")
+                                     "algorithm section computes it (algorithms are not "
+                                     "differentiated)")
             return None
         if self.derivative[j] < 0:
             self._differentiate_variable(j)
@@ -181,11 +184,11 @@ class _Problem:
     def _differentiate_equation(self, k: int) -> None:
         equation = self.equations[k]
         try:
-            lhs = time_derivative(equation.lhs, self.time_derivative_of, self.memo)
-            rhs = time_derivative(equation.rhs, self.time_derivative_of, self.memo)
+            lhs = time_derivative(equation.lhs, self.time_derivative_of, self.memo, self.calls)
+            rhs = time_derivative(equation.rhs, self.time_derivative_of, self.memo, self.calls)
         except NotDifferentiable as error:
-            raise CausalizeError(f"index reduction must differentiate this equation, but the "
-                                 f"function {error.node.function} has no derivative: "
+            raise CausalizeError(f"index reduction must differentiate this equation, but "
+                                 f"{error} has no derivative: "
                                  f"{equation.source()}", equation.span) from None
         except CausalizeError as error:
             raise CausalizeError(f"{error.message}: {equation.source()}",

@@ -39,8 +39,11 @@ def is_discrete_equation(equation: DaeEquation, table: dict) -> bool:
     return not any(name in table and table[name].kind == CONTINUOUS for name in names)
 
 
-def matchable(equation: DaeEquation, table: dict, unknowns: dict) -> list[int]:
-    """Indices (in ``unknowns``: name -> index) of the unknowns ``equation`` may define."""
+def matchable(equation: DaeEquation, table: dict, unknowns: dict,
+              initial: bool = False) -> list[int]:
+    """Indices (in ``unknowns``: name -> index) of the unknowns ``equation`` may define; in
+    the ``initial``ization also a discrete unknown alone on one side of an equation that
+    reads continuous variables (the initial equation ``y_min = u`` of a sampled y_min)."""
     if is_discrete_equation(equation, table):
         if equation.when_var:  # (initialization may solve it for pre(v) instead)
             names = [equation.when_var] + lone_discrete(equation, table)
@@ -50,8 +53,11 @@ def matchable(equation: DaeEquation, table: dict, unknowns: dict) -> list[int]:
             _unsolvable(equation, table, unknowns)
         return found
     names = equation.lhs.variables() | equation.rhs.variables()
-    return [unknowns[name] for name in sorted(names)
-            if name in unknowns and table[name].kind == CONTINUOUS]
+    found = [unknowns[name] for name in sorted(names)
+             if name in unknowns and table[name].kind == CONTINUOUS]
+    if initial:
+        found += [unknowns[name] for name in lone_discrete(equation, table) if name in unknowns]
+    return found
 
 
 def _unsolvable(equation: DaeEquation, table: dict, unknowns: dict) -> None:

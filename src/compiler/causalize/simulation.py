@@ -7,7 +7,7 @@ values; those the derivatives need come first, then those the relations need, th
 from __future__ import annotations
 
 from compiler.causalize.blocks import BlockBuilder
-from compiler.causalize.dae import CONTINUOUS, DISCRETE, INPUT, Dae, der_name
+from compiler.causalize.dae import CONTINUOUS, DISCRETE, INPUT, Dae, der_name, function_derivatives
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.partition import is_latch, matchable
 from compiler.causalize.sort import needed, sorted_blocks
@@ -24,7 +24,7 @@ def simulation_blocks(dae: Dae) -> tuple[list, int, int]:
     differentiable = {item.name for item in dae.variables
                       if item.kind in (CONTINUOUS, INPUT) and item.type == "Real"}
     builder = BlockBuilder(differentiable, {item.name: item.type for item in dae.variables},
-                           assignment_partials=False)
+                           assignment_partials=False, calls=function_derivatives(dae))
     blocks = sorted_blocks(list(dae.equations), unknowns,
                            lambda equation, index: matchable(equation, table, index), builder,
                            {item.name: item.span for item in dae.variables}, "system",

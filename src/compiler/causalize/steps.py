@@ -46,8 +46,10 @@ def latched_floor(lowering, q, type_: str):
     # the relations compare with the value before the event iteration: compared with the
     # value the iteration sets, they would switch back and undo it
     before = pre_var(node)
-    below = lowering.latch("<", q, before)
-    above = lowering.latch(">=", q, add(before, ONE))
+    # without hysteresis: q may jump onto an integer at an event (floor(1) is 1), and the
+    # thresholds move away as soon as the value changes, so nothing chatters
+    below = lowering.latch("<", q, before, exact=True)
+    above = lowering.latch(">=", q, add(before, ONE), exact=True)
     value = function("integer", q) if type_ == INTEGER else function("floor", q)
     lowering.equations.append(DaeEquation(node, if_(or_(below, above), value, pre_var(node)),
                                           lowering.span, when_var=name, initial_rhs=value))

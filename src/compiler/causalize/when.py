@@ -106,6 +106,9 @@ class _Body:
             elif kind is flat.Terminate:
                 self.actions.append(Termination(lowering.expr(item.message, False), guard,
                                                 item.span))
+            elif kind is flat.CallStatement:
+                raise CausalizeError(f"a call of {item.call.name}() for no results in a "
+                                     "when-equation is not supported", item.span)
             else:
                 raise CausalizeError("a when-equation cannot contain a when-equation",
                                      item.span)

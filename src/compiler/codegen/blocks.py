@@ -163,7 +163,10 @@ class Sequence:
         self.lines.append(f"double {b}[{n}] = {{{', '.join(rhs)}}};")
         self.lines.append(f"size_t {pivot}[{n}];")
         self.lines.extend(f"{a}[{index}] = {text};" for index, text in values)
-        call = f"solve_linear(m, {n}, {a}, {b}, {pivot}, {described(block)})"
+        guess = f"guess{k}"  # a singular system leaves the unknowns it does not fix there
+        self.lines.append(f"const double {guess}[{n}] = "
+                          f"{{{', '.join(self.target(name) for name in block.vars)}}};")
+        call = f"solve_linear_near(m, {n}, {a}, {b}, {guess}, {pivot}, {described(block)})"
         if n <= STACK_MATRIX_LIMIT:
             self.lines.append(f"CHECK({call});")
         else:

@@ -156,10 +156,14 @@ class CWriter(ExpressionWriter):
             return "m->initial_phase"
         if name == "terminal":
             return "m->terminal"
+        if name == "delay":
+            return f"delay_value(m, {args[0].value}, {self.text(args[1])})"
         if name == "Integer":
             return f"(int32_t){self.operand(args[0], UNARY)}"
         if name == "String":
             return self._string(args)
+        if name == "loadResource":
+            return self.functions.resource(args[0].value, args[1].value)
         return self._function(node)
 
     # -------------------------------------------------------------------------- helpers

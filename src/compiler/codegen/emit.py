@@ -22,7 +22,7 @@ from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
 from compiler.fmu.external_sources import ExternalCode, external_sources
-from compiler.system import System
+from compiler.system import HOMOTOPY_FLAG, System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
 EMITTER_VERSION = "2"
@@ -71,7 +71,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
         return EmittedModel(layout.interface, source)
     used = [functions.functions[name] for name in functions.used]
     calls = [(item.external, item.span) for item in used if item.external is not None]
-    external = ExternalCode(functions.externals.source(system.name), external_sources(calls))
+    external = ExternalCode(functions.externals.source(system.name), external_sources(calls),
+                            tuple(functions.resources.items()))
     return EmittedModel(layout.interface, source, external)
 
 
@@ -118,6 +119,7 @@ class _Module:
                           ["CHECK(indicator_blocks(m));"] + indicator_lines(self.context, system)
                           if system.relations else ["(void)z;"]),
             self._event_update(),
+            self._delays(),
             jacobian,
         ]
         code = self.context.functions
@@ -130,7 +132,7 @@ class _Module:
             self.context.helpers + objects + parts
         if code.support:
             parts = [_guarded(part) for part in parts] + [
-                _guard(signature) for signature in EXPORTED]
+                _guard(signature, bool(self.layout.objects)) for signature in EXPORTED]
             parts[0] = parts[0] + '\n#include "external_support.h"'
         text = "\n\n".join(part for part in parts if part) + "\n"
         if text.count("\n") > LARGE_MODEL_LINES:
@@ -168,7 +170,21 @@ class _Module:
             lines += [f"if (OBJECT({k})) {{ /* {objects[k]} */", f"{INDENT}void *object = OBJECT({k});",
                       f"{INDENT}OBJECT({k}) = NULL;",
                       f"{INDENT}(void){code.c_name(destructor)}(m, object);", "}"]
-        return [_external_model(len(objects), lines)]
+        return [_external_model(len(objects), lines), self._restore_objects()]
+
+    def _restore_objects(self) -> str:
+        """The constructors of the objects an instance lacks although past its
+        initialization: an FMU state set into a fresh instance restores the parameters, not
+        the objects (which are no part of it)."""
+        bindings = dict(self.layout.fixed_values)
+        lines = []
+        for k, name in enumerate(self.layout.objects):
+            writer = self.context.writer()
+            value = writer.text(bindings[name])
+            lines += [f"if (!OBJECT({k})) {{", *(INDENT + line for line in writer.take_lines()),
+                      f"{INDENT}OBJECT({k}) = {value}; /* {name} */", "}"]
+        return function_text("/* external objects missing after an FMU state was set */",
+                             "static Status restore_objects(ModelData *m)", lines)
 
     def _derived(self, copies: bool) -> list:
         derivative_copies = {v.name for v in self.layout.interface.variables if v.derivative_of}
@@ -210,10 +226,21 @@ class _Module:
         after += initial_action_lines(context, system, self.terminate_flag)
         after += self._assignments(self._derived(copies=True))
         after.append("CHECK(derived_values(m));")
-        return parted_function(
-            "/* Initialization: every variable at the start time (runs again on each read in\n"
-            " * Initialization Mode; exact start values and parameters stay as set). */",
-            "Status model_initialize(ModelData *m)", initial_parts, before, after)
+        comment = ("/* Initialization: every variable at the start time (runs again on each read in\n"
+                   " * Initialization Mode; exact start values and parameters stay as set). */")
+        if HOMOTOPY_FLAG not in context.slots:
+            return parted_function(comment, "Status model_initialize(ModelData *m)",
+                                   initial_parts, before, after)
+        flag = context.slots[HOMOTOPY_FLAG].text
+        solve = parted_function("/* the initialization system */",
+                                "static Status initialization_system(ModelData *m)", initial_parts)
+        homotopy = [
+            "/* homotopy(): the simplified equations first; their solution is the guess for the",
+            " * actual ones (where they fail, the actual ones start from the start values) */",
+            f"{flag} = true;", "(void)initialization_system(m);", f"{flag} = false;",
+            "CHECK(initialization_system(m));"]
+        return solve + "\n\n" + function_text(comment, "Status model_initialize(ModelData *m)",
+                                               [*before, *homotopy, *after])
 
     def _event_update(self) -> str:
         context, system = self.context, self.system
@@ -246,6 +273,25 @@ class _Module:
             " * blocks again, when-clauses, asserts; then whether discrete values changed. */",
             "Status model_event_update(ModelData *m, EventUpdate *update)", lines)
 
+    def _delays(self) -> str:
+        """model_delays (model.h): what the runtime records for each delay()."""
+        if not self.system.delays:
+            return ""
+        writer = self.context.writer()
+        lines = []
+        for item in self.system.delays:
+            k = item.index
+            for target, expr in (("value", item.expr), ("delay_time", item.delay_time),
+                                 ("delay_max", item.delay_max)):
+                text = writer.text(expr)
+                lines.extend(writer.take_lines())
+                lines.append(f"{target}[{k}] = {text};")
+            lines[-1] += f" /* {item.text} */"
+        return function_text(
+            "/* delay(): the values to record, the delay times and the maximum delay times */",
+            "Status model_delays(ModelData *m, double value[], double delay_time[], "
+            "double delay_max[])", lines)
+
     def _jacobian(self) -> str:
         signature = "Status model_jacobian(ModelData *m, double values[])"
         comment = "/* d der(x) / d x in the pattern's order (chain rule on the partials) */"
@@ -277,9 +323,13 @@ def _guarded(part: str) -> str:
     return part
 
 
-def _guard(signature: str) -> str:
-    """A function of model.h running its body inside a frame (external_support.h)."""
+def _guard(signature: str, objects: bool) -> str:
+    """A function of model.h running its body inside a frame (external_support.h); with
+    ``objects``, outside the initialization after the objects an FMU state lacks."""
     name = signature.split("(", 1)[0].split()[-1]
     arguments = ", ".join(item.split()[-1].lstrip("*").replace("[]", "")
                           for item in signature.split("(", 1)[1].rstrip(")").split(","))
-    return f"{signature} {{\n{INDENT}EXTERNAL_GUARDED(&EXTERNAL_MODEL, m, {name}_body({arguments}));\n}}"
+    call = f"{name}_body({arguments})"
+    if objects and name != "model_initialize":
+        call = f"restore_objects(m) > StatusWarning ? StatusError : {call}"
+    return f"{signature} {{\n{INDENT}EXTERNAL_GUARDED(&EXTERNAL_MODEL, m, {call});\n}}"

@@ -10,8 +10,7 @@ from __future__ import annotations
 from compiler.codegen.blocks import INDENT, Context, assertion_lines, termination_lines
 from compiler.codegen.cexpr import c_constant
 from compiler.codegen.interface import sample_fired, source_place
-from compiler.symbolic import FALSE, TIME, relation
-from compiler.symbolic.expr import REAL
+from compiler.symbolic import FALSE, relation
 from compiler.system import Assertion, System
 
 
@@ -34,43 +33,26 @@ def indicator_lines(context: Context, system: System) -> list[str]:
     return lines
 
 
-def time_events(system: System) -> dict:
-    """The relations that switch at a time known in advance: ``time >= T`` and ``time < T``
-    (or mirrored) with ``T`` free of continuous variables, by index -> ``T``. The runtime
-    steps to ``T`` exactly (a time event), where the relation switches as written; the
-    others switch with hysteresis just after their root."""
-    kinds = {item.name: item.kind for item in system.variables}
-    continuous = ("state", "derivative", "algebraic", "input")
-    result = {}
-    for item in system.relations:
-        if item.op in (">=", "<") and item.lhs is TIME:
-            moment = item.rhs
-        elif item.op in ("<=", ">") and item.rhs is TIME:
-            moment = item.lhs
-        else:
-            continue
-        if moment.type == REAL and not any(kinds.get(name, "state") in continuous
-                                           for name in moment.variables()):
-            result[item.index] = moment
-    return result
+def exact_comparison(item) -> str:
+    """How an exact relation compares its distance with 0: as written (``x >= p`` holds at
+    x = p, ``x > p`` does not)."""
+    return ">=" if item.op in (">=", "<=") else ">"
 
 
 def latch_update_lines(context: Context, system: System) -> list[str]:
-    """Each relation switches with hysteresis (model.h), one of a time event as written;
-    ``switched`` tells whether one did."""
+    """Each relation switches with hysteresis (model.h), an exact one (a time event) as
+    written; ``switched`` tells whether one did."""
     writer = context.writer()
-    timed = time_events(system)
     for item in system.relations:
         writer.count(item.distance)
     lines = []
     for item in system.relations:
         latch = writer.slot(item.var).text
-        if item.index in timed:
-            value = f"({writer.text(relation(item.op, item.lhs, item.rhs))})"
-        else:
-            value = f"relation_update({latch}, {writer.text(item.distance)}, {band(item)})"
+        distance = writer.text(item.distance)
         lines.extend(writer.take_lines())
-        lines.append(f"if ({latch} != {value}) "
+        value = f"{distance} {exact_comparison(item)} 0.0" if item.exact else \
+            f"relation_update({latch}, {distance}, {band(item)})"
+        lines.append(f"if ({latch} != ({value})) "
                      f"{{ {latch} = !{latch}; switched = true; }} /* {item.text} */")
     return lines
 
@@ -190,23 +172,22 @@ def sample_fired_lines(context: Context, system: System) -> list[str]:
 
 
 def next_event_lines(context: Context, system: System) -> list[str]:
-    """The next time event: the earliest coming sample instant or moment of a time
-    relation (``time_events``) after the current time."""
-    timed = time_events(system)
-    if not system.samples and not timed:
+    """The next time event: the earliest coming sample instant or instant of a relation
+    that moves with time alone."""
+    instants = [item for item in system.relations if item.instant is not None]
+    if not system.samples and not instants:
         return []
     writer = context.writer()
-    lines = []
+    lines = ["double next_event = INFINITY;"]
     for item in system.samples:
         start, interval = writer.text(item.start), writer.text(item.interval)
         lines.extend(writer.take_lines())
-        lines.append(f"next = fmin(next, sample_next(m->time, {start}, {interval}));")
-    for index, moment in timed.items():
-        text = writer.text(moment)
+        lines.append(f"next_event = fmin(next_event, sample_next(m->time, {start}, {interval}));")
+    for item in instants:
+        instant = writer.text(item.instant)
         lines.extend(writer.take_lines())
-        lines.append(f"if ({text} > m->time) next = fmin(next, {text}); "
-                     f"/* {system.relations[index].text} */")
-    defined = "true" if system.samples else "next < INFINITY"
-    return ["double next = INFINITY;", *lines,
-            f"update->next_event_time_defined = {defined};",
-            "update->next_event_time = next;"]
+        lines.append(f"next_event = instant_next(m->time, {instant}, next_event); "
+                     f"/* {item.text} */")
+    lines += ["update->next_event_time_defined = isfinite(next_event);",
+              "update->next_event_time = next_event;"]
+    return lines

@@ -303,8 +303,10 @@ class BodyWriter:
             return self.code.functions[name].outputs[0].type
         if name in ("size", "integer", "Integer", "ndims"):
             return "Integer"
-        if name == "String":
+        if name in ("String", "loadResource"):
             return "String"
+        if name == "smooth":
+            return self.type_of(node.args[1])
         if name in ("sum", "product", "min", "max", "abs", "sign", "div", "mod", "rem", "noEvent",
                     "fill"):
             return _promote(*(self.type_of(arg) for arg in node.args[:1 if name == "fill" else None]))
@@ -339,6 +341,10 @@ class BodyWriter:
         if kind is flat.Call:
             if node.name in ("zeros", "ones"):
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args)
+            if node.name == "cross":
+                return ("3",)
+            if node.name == "smooth":
+                return self.shape(node.args[1])
             if node.name == "fill":
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args[1:])
             if node.name in MATH and node.args:
@@ -503,6 +509,10 @@ class BodyWriter:
             return f"(int32_t)({self.expr(args[0])})"
         if name == "String":
             return self._string(args)
+        if name == "smooth":
+            return self.expr(args[1])
+        if name == "loadResource":
+            return self.code.resource(args[0].value, args[1].value)
         if name in MATH:
             return self._math(name, args, self.expr)
         raise self.error(f"the built-in {name}()")
@@ -551,7 +561,17 @@ class BodyWriter:
                 return self._math(node.name, node.args, lambda item: self.element(item, index))
             if node.name in self.code.functions:
                 return f"{self._array_result(node)}[{index}]"
+            if node.name == "cross":
+                return self._cross(node, index)
+            if node.name == "smooth":   # smooth(p, e): e, with p derivatives (MLS 3.7.4.3)
+                return self.element(node.args[1], index)
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _cross(self, node, index: str) -> str:
+        """Element ``index`` of cross(a, b) of 3-vectors: a[i+1] b[i+2] - a[i+2] b[i+1]."""
+        (a, _), (b, _) = (self.materialized(arg, "Real") for arg in node.args)
+        following, after = f"(({index}) + 1) % 3", f"(({index}) + 2) % 3"
+        return f"({a}[{following}] * {b}[{after}] - {a}[{after}] * {b}[{following}])"
 
     def _array_result(self, node) -> str:
         """A local array holding the array result of a call inside an expression

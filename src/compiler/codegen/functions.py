@@ -21,6 +21,7 @@ from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
 from compiler.fmu.interface import C_KEYWORDS
+from compiler.flatten.resources import resource_name
 from compiler.flatten.walk import nodes
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
@@ -49,6 +50,7 @@ class FunctionCode:
         self.used: list[str] = []   # in order of first use
         self.numbers = 0   # calls and branches in model code so far: their locals' names
         self.support = False
+        self.resources: dict[str, str] = {}   # name in the FMU's resources/ -> file here
 
     def next_number(self) -> int:
         """A number for the locals of one call (unique in the model: writers of one C
@@ -69,6 +71,16 @@ class FunctionCode:
     def use(self, name: str) -> None:
         if name not in self.used:
             self.used.append(name)
+
+    def resource(self, uri: str, path: str) -> str:
+        """C text of ``loadResource(uri, path)``: the resource as the FMU ships it (found in
+        its resources/ when it runs, else at ``path``)."""
+        name = resource_name(uri)
+        if self.resources.setdefault(name, path) != path:
+            raise EmitError(f"the resources {uri} and {self.resources[name]} would both be "
+                            f"resources/{name} of the FMU")
+        self.support = True
+        return f"model_resource(m, {c_string(name)}, {c_string(path)})"
 
     def literal_name(self, type_: str, ordinal: str) -> str:
         """C text of the name of the literal of enumeration ``type_`` whose ordinal is the C
@@ -143,6 +155,11 @@ class FunctionCode:
         """Declaration and default of an output or protected variable."""
         name = self.identifier(item.name)
         type_ = self.c_type(item.type)
+        if item.type in self.objects and not output:
+            # it would need its destructor called wherever the function returns
+            raise EmitError(f"the external object {item.name}, a protected variable of "
+                            f"{writer.function.name}, is not supported by the C code generator",
+                            item.span or writer.function.span)
         lines = []
         if not item.dims:
             writer.locals[item.name] = Local(name, item.type)
@@ -246,6 +263,9 @@ class FunctionCode:
         texts, shapes, values = [], {}, {}
         for item, arg in zip(callee.inputs, args):
             shape = _ir_shape(arg)
+            if shape and shape[-1] == 0 and len(shape) < len(item.dims):
+                # an empty array keeps no sizes after its first 0: it has no elements anyway
+                shape += (0,) * (len(item.dims) - len(shape))
             shapes[item.name] = shape
             if type(arg) is Const and arg.type == INTEGER:
                 values[item.name] = int(arg.value)

@@ -104,6 +104,7 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
     interface = ModelInterface(
         name=system.name, identifier=identifier, variables=variables, hidden=hidden_slots,
         event_indicators=tuple(_indicator_text(item) for item in system.relations),
+        delays=tuple((_indicator_text(item), item.discrete) for item in system.delays),
         jacobian=tuple((row, column) for column, rows in enumerate(system.jacobian_rows)
                        for row in rows),
         has_jacobian=builder.has_jacobian, dependencies=_state_outputs(variables, system),
@@ -134,9 +135,10 @@ def _with_c_name(variable: Variable, identifiers: dict) -> Variable:
     return replace(variable, c_name=identifiers[variable.name])
 
 
-def _indicator_text(relation) -> str:
-    where = source_place(relation.span)
-    return f"{relation.text} ({where})" if where else relation.text
+def _indicator_text(item) -> str:
+    """What a relation or a delay() is, for messages: ``"h < 0 (Ball.mo:12:5)"``."""
+    where = source_place(item.span)
+    return f"{item.text} ({where})" if where else item.text
 
 
 class _Builder:

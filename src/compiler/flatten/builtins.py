@@ -195,6 +195,8 @@ def _string(call, env):
 def _size(call, env):
     array, dim = _arguments(call, ("A", "i"), "size", 1)
     dims = values.shape(_value(array, env))
+    if 0 in dims:   # an empty value keeps no sizes after its first 0: the declaration does
+        dims = _declared_dims(array, env) or dims
     if dim is None:
         return tuple(flat.Const(size) for size in dims)
     k = _structural_int(dim, env, "the dimension argument of size()")
@@ -202,6 +204,17 @@ def _size(call, env):
         raise FlattenError(f"size(A, {k}): A has {len(dims)} dimension"
                            f"{'s' if len(dims) != 1 else ''}", call.span)
     return flat.Const(dims[k - 1])
+
+
+def _declared_dims(array, env) -> tuple | None:
+    """The sizes of the component ``array`` names, as instantiated (None for another
+    expression)."""
+    from compiler.flatten.instances import Node
+    if not isinstance(array, ast.ComponentRef) or len(array.parts) != 1 or \
+            array.parts[0].subscripts or env.instance is None:
+        return None
+    node = env.instance.member(array.parts[0].name)
+    return node.dims if isinstance(node, Node) else None
 
 
 def _ndims(call, env):

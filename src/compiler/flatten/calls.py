@@ -273,10 +273,16 @@ class ModelCalls:
 
 def _user_call(entry, info, call: ast.Call, env, whole: bool, owner=None):
     from compiler.flatten.functions import function_header
+    from compiler.flatten.resources import LOAD_RESOURCE, resource_call
     header = function_header(env.ctx, entry, call.span)
     if header.builtin:
         return _builtin_external(header, call, env)
     calls = ModelCalls(env)
+    if header.name in LOAD_RESOURCE and not call.named:
+        resource = resource_call(env.ctx, header.name, [calls.expr(arg) for arg in call.args],
+                                 call.span)
+        if resource is not None:
+            return resource
     modified = _modified_inputs(info, header, env, owner)
     ports = bind_call(header, call, calls.expr, lambda value, span: value, set(modified))
     for name, binding in modified.items():

@@ -120,6 +120,9 @@ def _used_functions(functions: dict, model_parts) -> tuple:
             if type(node) is flat.Call and node.name in functions and node.name not in used:
                 used.add(node.name)
                 pending.append(functions[node.name])
+                # index reduction may call the derivative functions
+                pending.append([flat.Call(item.name, ())
+                                for item in functions[node.name].derivatives])
     return tuple(function for name, function in functions.items() if name in used)
 
 
@@ -155,7 +158,7 @@ def _walk(top: Instance):
 
     def visit(instance):
         instances.append(instance)
-        for _, node in instance.all_members():
+        for _, node in instance.all_members() + instance.inner_roles():
             if node is REMOVED:
                 continue
             for element in node.elements:

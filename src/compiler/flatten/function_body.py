@@ -15,6 +15,7 @@ from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
+from compiler.flatten.resources import LOAD_RESOURCE, resource_call
 from compiler.flatten.walk import ast_references
 from compiler.flatten.values import RecordValue, ShapeError, if_value
 from compiler.lang import ast
@@ -508,6 +509,11 @@ class FunctionScope:
         header = function_header(self.ctx, entry, call.span)
         if header.builtin:
             return flat.Call(header.external.function, tuple(self.expr(a) for a in call.args))
+        if header.name in LOAD_RESOURCE and not call.named:
+            resource = resource_call(self.ctx, header.name, [self.expr(a) for a in call.args],
+                                     call.span)
+            if resource is not None:
+                return resource
         return self.call_header(header, call)
 
     def call_header(self, header, call: ast.Call):

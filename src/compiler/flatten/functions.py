@@ -227,7 +227,50 @@ def _translate_body(ctx, entry, info, scope, header, local_vars, prologue=()) ->
     definition = ctx.classes.definition(entry)
     ctx.functions[name] = flat.Function(
         name, header.inputs, header.outputs, tuple(local_vars) + tuple(scope.temporaries),
-        tuple(statements), header.external, definition.description, definition.span)
+        tuple(statements), header.external, definition.description, definition.span,
+        _derivatives(ctx, entry, definition, header))
+
+
+def _derivatives(ctx, entry, definition: ast.ClassDef, header) -> tuple:
+    """The derivative annotations of a function (MLS 12.7.1), their functions translated."""
+    from compiler.library import ClassEntry
+    body = definition.body
+    annotation = body.annotation if isinstance(body, ast.Composition) else definition.annotation
+    result = []
+    for argument in annotation.arguments if annotation is not None else ():
+        if not (isinstance(argument, ast.ElementMod) and argument.name == ("derivative",)):
+            continue
+        modification = argument.modification
+        target = modification.binding if modification is not None else None
+        if not isinstance(target, ast.ComponentRef):
+            raise FlattenError("a derivative annotation names its function: "
+                               "'derivative = name'", argument.span)
+        options = {"order": 1, "noDerivative": [], "zeroDerivative": []}
+        for option in modification.arguments:
+            key = option.name[0] if isinstance(option, ast.ElementMod) else ""
+            value = option.modification.binding if option.modification is not None else None
+            if key == "order" and isinstance(value, ast.IntLit):
+                options["order"] = value.value
+            elif key in ("noDerivative", "zeroDerivative") and \
+                    isinstance(value, ast.ComponentRef) and \
+                    value.dotted in {item.name for item in header.inputs}:
+                options[key].append(value.dotted)
+            else:
+                raise FlattenError(f"'{key or option}' in a derivative annotation is not "
+                                   "supported (order, noDerivative and zeroDerivative of an "
+                                   "input are)", getattr(option, "span", None) or argument.span)
+        found = ctx.classes.lookup(target.parts[0].name, None if target.is_global else entry,
+                                   span=target.span)
+        for part in target.parts[1:]:
+            found = ctx.classes.member_of(found, part.name, part.span) \
+                if isinstance(found, ClassEntry) else None
+        if not isinstance(found, ClassEntry):
+            raise FlattenError(f"unknown derivative function '{target.dotted}'", target.span)
+        derivative = function_header(ctx, found, target.span)
+        result.append(flat.FunctionDerivative(derivative.name, options["order"],
+                                              tuple(options["noDerivative"]),
+                                              tuple(options["zeroDerivative"])))
+    return tuple(result)
 
 
 def _annotated(definition: ast.ClassDef, names: tuple) -> bool:

@@ -39,6 +39,7 @@ _STRUCTURED_KINDS = frozenset({"model", "block", "connector", "record", "class",
 _INTERFACE_KINDS = frozenset({"connector", "record", "operator record",
                               "expandable connector"})
 REMOVED = object()  # a conditional component whose condition is false
+INNER_ROLE = object()  # key of the inner role of an ``inner outer`` component in ``members``
 
 
 class VarRecord:
@@ -154,6 +155,22 @@ class Instance:
         connections added (an expandable connector's)."""
         return [(name, self.member(name)) for name in list(self.info.members) + self.added]
 
+    def inner_roles(self):
+        """The instances that ``inner outer`` components are for the components within this
+        one (MLS 5.4: an inner declaration of its own, besides the outer one that references
+        the enclosing inner), made now if needed."""
+        return [(name, self.inner_member(name)) for name, member in self.info.members.items()
+                if member.decl.inner and member.decl.outer]
+
+    def inner_member(self, name: str):
+        """The inner role of the ``inner outer`` component ``name``: a component of this
+        instance named so (the outer role, ``member(name)``, is the enclosing inner one)."""
+        key = (INNER_ROLE, name)
+        node = self.members.get(key)
+        if node is None:
+            node = self.members[key] = instantiate(self, self.info.members[name], inner=True)
+        return node
+
     def add_member(self, name: str, like) -> None:
         """A member of an expandable connector that a connection creates, of the type of the
         element ``like`` (a VarRecord or an Instance) it is connected to (MLS 9.1.3)."""
@@ -259,8 +276,9 @@ def _without_redeclare(mod):
     return mod.copy(redeclare=None) if mod.binding is not None or mod.args else None
 
 
-def instantiate(inst: Instance, member):
-    """Instantiate one declared component of ``inst``: a Node, or ``REMOVED``."""
+def instantiate(inst: Instance, member, inner: bool = False):
+    """Instantiate one declared component of ``inst``: a Node, or ``REMOVED``; ``inner``: the
+    inner role of an ``inner outer`` component."""
     ctx = inst.ctx
     decl = member.decl
     mod = _member_mod(inst, member)
@@ -270,7 +288,7 @@ def instantiate(inst: Instance, member):
     if decl.condition is not None and not evaluation.evaluate_structural(
             decl.condition, decl_env, "the condition of a component", expect=bool):
         return REMOVED
-    if decl.outer:
+    if decl.outer and not inner:
         return _outer(inst, decl, decl_env, mod)
     type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
     info = ctx.classes.expand(type_entry, decl.type_name.span)
@@ -411,7 +429,8 @@ def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
     while holder is not None:
         member = holder.info.members.get(decl.name)
         if member is not None and member.decl.inner:
-            inner = holder.member(decl.name)
+            inner = holder.inner_member(decl.name) if member.decl.outer else \
+                holder.member(decl.name)
             if inner is not REMOVED:
                 info = inst.ctx.classes.expand(
                     names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
@@ -486,7 +505,7 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
             if mod is None or mod.binding is None:
                 raise FlattenError(f"the size of '{decl.name}' is ':' but it has no binding",
                                    dim.span)
-            value_shape = shape(translation.binding_value(mod))
+            value_shape = _binding_shape(mod, position + 1)
             if position >= len(value_shape):
                 raise FlattenError(f"the binding of '{decl.name}' has too few dimensions",
                                    mod.span)
@@ -499,11 +518,30 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
         dims.append(size)
         index_types.append(index_type)
     if any(isinstance(dim, ast.Colon) for dim in decl.dims):
-        value_shape = shape(translation.binding_value(mod))
+        value_shape = _binding_shape(mod, len(dims))
         if tuple(value_shape[:len(dims)]) != tuple(dims):
             raise FlattenError(f"the binding of '{decl.name}' has sizes {list(value_shape)}, "
                                f"which do not fit its declared sizes (MLS 10.1)", mod.span)
     return tuple(dims), tuple(index_types)
+
+
+def _binding_shape(mod, rank: int) -> tuple:
+    """The sizes of a binding, at least ``rank`` of them where an empty array's are known."""
+    value_shape = shape(translation.binding_value(mod))
+    if len(value_shape) < rank and value_shape[-1:] == (0,):
+        value_shape = _empty_shape(mod.binding) or value_shape
+    return value_shape
+
+
+def _empty_shape(binding) -> tuple | None:
+    """The sizes of an empty array that ``fill``, ``zeros`` or ``ones`` makes (an empty value
+    keeps no sizes after its first 0: ``fill(0.0, 0, 2)`` of CombiTimeTable's table)."""
+    expr = binding.expr
+    if not isinstance(expr, ast.Call) or expr.named or expr.func.dotted not in \
+            ("fill", "zeros", "ones"):
+        return None
+    sizes = expr.args[1:] if expr.func.dotted == "fill" else expr.args
+    return tuple(_dimension(size, binding.env) for size in sizes)
 
 
 def _dimension(dim, env) -> int:

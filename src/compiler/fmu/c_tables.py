@@ -74,6 +74,7 @@ def config_header(interface: ModelInterface, layout: Layout, token: str) -> str:
         "MODEL_HAS_JACOBIAN": "1" if interface.has_jacobian else "0",
         "MODEL_HAS_ASSERTS": "1" if interface.has_asserts else "0",
         "N_GUESSES": str(len(interface.guesses)),
+        "N_DELAYS": str(len(interface.delays)),
     }
     lines += [f"#define {key} {value}" for key, value in defines.items()]
     for type_ in TYPES:
@@ -152,6 +153,11 @@ def model_info(interface: ModelInterface, layout: Layout) -> str:
     lines += _table("size_t", "MODEL_EVENT_INDICATOR_SLOT", "ARRAY_SIZE(N_EVENT_INDICATORS)", indicator_slots)
     lines += _table("char *const", "MODEL_EVENT_INDICATOR_NAMES", "ARRAY_SIZE(N_EVENT_INDICATORS)",
                     [c_string(text) for text in interface.event_indicators])
+    if interface.delays:
+        lines += _table("char *const", "MODEL_DELAY_NAMES", "N_DELAYS",
+                        [c_string(text) for text, _ in interface.delays])
+        lines += _table("bool", "MODEL_DELAY_DISCRETE", "N_DELAYS",
+                        ["true" if discrete else "false" for _, discrete in interface.delays])
     lines += _table("size_t", "MODEL_JACOBIAN_COLUMN_START", "N_STATES + 1", [str(v) for v in start])
     lines += _table("size_t", "MODEL_JACOBIAN_ROWS", "ARRAY_SIZE(N_JACOBIAN_NONZEROS)", [str(v) for v in rows_])
     return "\n".join(lines)

@@ -75,9 +75,22 @@ class ExternalSources:
 class ExternalCode:
     """What a model with external functions, external objects or Strings it makes adds to
     its FMU: the runtime's external_support.c, model_external.c (``source``, empty without
-    external functions) and the libraries' C files (``sources``)."""
+    external functions), the libraries' C files (``sources``) and the files of
+    ``loadResource`` (``resources``: name in the FMU's resources/, file or folder here)."""
     source: str = ""
     sources: ExternalSources = ExternalSources()
+    resources: tuple[tuple[str, str], ...] = ()
+
+
+def content_digest(paths) -> str:
+    """A digest of the files (folders: every file below them) at ``paths``."""
+    digest = hashlib.sha256()
+    for path in map(Path, paths):
+        for item in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if item.is_file():
+                digest.update(str(item).encode() + b"\0")
+                digest.update(item.read_bytes())
+    return digest.hexdigest()
 
 
 def external_sources(calls) -> ExternalSources:
@@ -100,30 +113,28 @@ class _Collector:
         self.libraries: list[str] = []
 
     def add(self, call, span) -> None:
-        folders = [Path(item) for item in call.include_directories]
+        site = _Site([Path(item) for item in call.include_directories], span, call.function)
         for library in call.libraries:
             if library in SYSTEM_LIBRARIES:
                 if library not in self.libraries:
                     self.libraries.append(library)
                 continue
-            sources = _library_sources(library, folders)
+            sources = _library_sources(library, site.folders)
             if not sources:
-                where = ", ".join(str(item) for item in folders) or "no IncludeDirectory"
+                where = ", ".join(map(str, site.folders)) or "no IncludeDirectory"
                 raise ExternalSourceError(
                     f"the library \"{library}\" of the external function {call.function} has "
                     f"no C sources in {where}", span)
+            # a library's sources include its own headers with <...> (zlib)
+            site.folders += [path.parent for path in sources if path.parent not in site.folders]
             for path in sources:
-                # a library's sources include its own headers with <...> (zlib)
-                if path.parent not in folders:
-                    folders.append(path.parent)
-            for path in sources:
-                name = self.copy(path, span, call.function)
+                name = self.copy(path, site)
                 if name not in self.compiled:
                     self.compiled.append(name)
         for text in call.include:
-            self.scan(text, None, folders, span, call.function)
+            self.scan(text, None, site)
 
-    def copy(self, path: Path, span, function: str) -> str:
+    def copy(self, path: Path, site: "_Site") -> str:
         """Put ``path`` among the files (under its own name) and those it includes."""
         name = path.name
         known = self.files.get(name)
@@ -131,28 +142,30 @@ class _Collector:
             return name
         if known is not None or name in self.reserved:
             raise ExternalSourceError(
-                f"two C files named {name} for the external function {function} ({path} and "
-                f"{known or 'the runtime'}): sources/ holds one folder of files", span)
+                f"two C files named {name} for the external function {site.function} ({path} "
+                f"and {known or 'the runtime'}): sources/ holds one folder of files", site.span)
         self.files[name] = path
-        self.scan(path.read_text(errors="replace"), path.parent, None, span, function)
+        self.scan(path.read_text(errors="replace"), path.parent, site)
         return name
 
-    def scan(self, text: str, folder: Path | None, folders, span, function: str) -> None:
-        """Copy the headers ``text`` includes that lie in ``folder`` (the including file's)
-        or in the include folders (those of the first call that named them)."""
-        search = ([folder] if folder is not None else []) + list(folders or self._folders())
+    def scan(self, text: str, folder: Path | None, site: "_Site") -> None:
+        """Copy the headers ``text`` includes that lie in ``folder`` (the including file's,
+        searched first for ``"..."``) or in the call's include folders."""
         for bracket, name in _INCLUDE.findall(text):
             if Path(name).name in RUNTIME_PROVIDED or Path(name).name in self.files:
                 continue
-            candidates = search if bracket == '"' else search[1 if folder is not None else 0:]
-            for place in candidates:
-                found = place / name
-                if found.is_file():
-                    self.copy(found.resolve(), span, function)
-                    break
+            places = ([folder] if folder is not None and bracket == '"' else []) + site.folders
+            found = next((place / name for place in places if (place / name).is_file()), None)
+            if found is not None:   # else a system header
+                self.copy(found.resolve(), site)
 
-    def _folders(self) -> list[Path]:
-        return sorted({path.parent for path in self.files.values()})
+
+@dataclass(slots=True)
+class _Site:
+    """Where one external function looks for its files, and what errors name."""
+    folders: list[Path]
+    span: object
+    function: str
 
 
 def _library_sources(library: str, folders) -> list[Path]:

@@ -94,6 +94,9 @@ class ModelInterface:
     guesses : tuple of str
         The variables whose values start the Newton iterations of the loops the derivatives
         need (tear variables): kept at each accepted point, restored before each evaluation.
+    delays : tuple of (str, bool)
+        Each ``delay()`` of the model: what it is for messages (``"delay(v, T) (M.mo:3:5)"``)
+        and whether its expression changes only at events (fmu_templates/delays.h).
     """
 
     name: str
@@ -110,6 +113,7 @@ class ModelInterface:
     arrays: tuple = ()  # compiler.fmu.arrays.ArrayVariable: element variables shown as one
     has_asserts: bool = False
     guesses: tuple[str, ...] = ()
+    delays: tuple[tuple[str, bool], ...] = ()
 
 
 def default_initial(variable: Variable) -> Initial | None:

@@ -179,8 +179,10 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
         **({"description": interface.description} if interface.description else {}),
         "generationTool": GENERATION_TOOL, "variableNamingConvention": "structured",
     })
+    # delay() records its expressions at each completed step (fmu_templates/delays.h)
+    completed_steps = "true" if interface.delays else "false"
     etree.SubElement(root, "ModelExchange", {"modelIdentifier": interface.identifier, **CAPABILITIES,
-                                             "needsCompletedIntegratorStep": "false"})
+                                             "needsCompletedIntegratorStep": completed_steps})
     etree.SubElement(root, "CoSimulation", {"modelIdentifier": interface.identifier, **CAPABILITIES,
                                             "canHandleVariableCommunicationStepSize": "true",
                                             "mightReturnEarlyFromDoStep": "true", "hasEventMode": "false"})

@@ -105,6 +105,8 @@ def package_fmu(interface: ModelInterface, model_source: str, output: str | os.P
         check(interface)
         layout = make_layout(interface)
         token = _write_sources(interface, layout, model_source, root / "sources", external)
+        for name, origin in external.resources if external is not None else ():
+            _copy_resource(Path(origin), root / "resources" / name)
         description = model_description(interface, layout, token)
         (root / "modelDescription.xml").write_bytes(description)
         binary = root / "binaries" / PLATFORM / f"{interface.identifier}.so"
@@ -124,6 +126,15 @@ def package_fmu(interface: ModelInterface, model_source: str, output: str | os.P
         shutil.copyfile(archive, staged)
         os.replace(staged, output)
     return PackagedFmu(output, token, build.warnings)
+
+
+def _copy_resource(origin: Path, target: Path) -> None:
+    """A file or folder of loadResource into the FMU's resources/."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if origin.is_dir():
+        shutil.copytree(origin, target, dirs_exist_ok=True)
+    else:
+        shutil.copyfile(origin, target)
 
 
 __all__ = ["PackagedFmu", "PackageError", "package_fmu", "write_sources", "instantiation_token"]

@@ -8,9 +8,9 @@ from pathlib import Path
 import fmpy
 
 RUNTIME_SOURCES = ("fmi3Functions.c", "instance.c", "events.c", "cosimulation.c", "crossing.c",
-                   "radau5.c", "dense_lu.c", "sparse_lu.c", "model_support.c")
+                   "radau5.c", "dense_lu.c", "sparse_lu.c", "model_support.c", "delays.c")
 RUNTIME_HEADERS = ("model.h", "instance.h", "crossing.h", "radau5.h", "dense_lu.h", "dense_lu_impl.h",
-                   "sparse_lu.h", "sparse_lu_impl.h", "model_support.h")
+                   "sparse_lu.h", "sparse_lu_impl.h", "model_support.h", "delays.h")
 # added for models that call external functions, hold external objects or make Strings
 EXTERNAL_RUNTIME_SOURCES = ("external_support.c",)
 EXTERNAL_RUNTIME_HEADERS = ("external_support.h", "ModelicaUtilities.h")

@@ -145,8 +145,9 @@ class BlockCode:
         else:
             body.append(f"_A = np.zeros(({n}, {n}))")
             body.extend(f"_A[{i}, {j}] = {text}" for (i, j, _), text in zip(entries, values))
+        guess = ", ".join(self.target(name) for name in block.vars)
         body.append(f"_x = _solve_linear(_A, np.array([{', '.join(rhs)}], dtype=float), "
-                    f"lambda: {describe_loop(block)!r})")
+                    f"lambda: {describe_loop(block)!r}, np.array([{guess}], dtype=float))")
         body.extend(f"{self.target(name)} = float(_x[{j}])" for j, name in enumerate(block.vars))
         self.helpers.append((f"_linear_{number}", "", body))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from compiler.interp.codegen import BlockCode
+from compiler.interp.delays import DelayHistories
 from compiler.interp.errors import SimulationError
 from compiler.interp.functions import FunctionTable
 from compiler.interp.pycode import compile_function
@@ -50,6 +51,7 @@ class ExecutableModel:
         self.sample_slots = [self.slots[item.var] for item in system.samples]
         self.input_slots = [(self.slots[name], value) for name, value in self.inputs.items()]
         self.terminated = False   # a terminate() in an algorithm ran
+        self.delays = DelayHistories(system.delays)
         self._generate()
 
     # ---------------------------------------------------------------------- start values
@@ -99,7 +101,8 @@ class ExecutableModel:
         namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np, "_where": self.where,
                      "_newton": newton, "_solve_linear": solve_linear,
                      "_iterate_mixed": iterate_mixed,
-                     "_assertion_failed": _assertion_failed, "_terminate": self._terminate}
+                     "_assertion_failed": _assertion_failed, "_terminate": self._terminate,
+                     "_m_delay": lambda k, at: self.delays.value(k, at, self.v[0])}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:
             namespace[name] = compile_function(name, params, body, namespace)
@@ -110,7 +113,8 @@ class ExecutableModel:
                            ("raw_relations", "the relations"),
                            ("clause_activity", "the when-conditions"),
                            ("initial_activity", "the when-conditions"),
-                           ("assert_values", "the asserts")):
+                           ("assert_values", "the asserts"),
+                           ("delay_inputs", "the delayed expressions")):
             setattr(self, name, self._guarded(namespace[name], what))
         self.reinit_values = [namespace[f"_reinits_{k}"]
                               for k in range(len(system.when_clauses))]
@@ -147,6 +151,8 @@ class ExecutableModel:
         for k, clause in enumerate(system.when_clauses):
             _values_function(code, f"_reinits_{k}", [item.value for item in clause.reinits])
         _values_function(code, "assert_values", [item.condition for item in system.asserts])
+        _values_function(code, "delay_inputs", [expr for item in system.delays for expr in
+                                                (item.expr, item.delay_time, item.delay_max)])
 
     # --------------------------------------------------------------------------- helpers
     def set_point(self, t: float, states) -> None:
@@ -167,6 +173,26 @@ class ExecutableModel:
         self.run_derivatives()
         self.run_indicators()
         self.run_others()
+
+    def delay_values(self, event_mode: bool = False, evaluate: bool = True) -> tuple:
+        """(values, delay times, maximum delay times) of the delayed expressions at the
+        current point (every value computed first unless not ``evaluate``, lookups at an
+        event's instant on its side ``event_mode``)."""
+        histories = self.delays
+        histories.event_mode = event_mode
+        if evaluate:
+            self.evaluate_all()
+        inputs = self.delay_inputs()
+        histories.event_mode = False
+        return inputs[0::3], inputs[1::3], inputs[2::3]
+
+    def record_delays(self, event_mode: bool = False, evaluate: bool = True) -> None:
+        """Record the delayed expressions at the current point (see ``delay_values``)."""
+        if not self.system.delays:
+            return
+        self.delays.record(self.v[0], *self.delay_values(event_mode, evaluate))
+        if event_mode:
+            self.delays.settled = self.v[0]
 
 
 def _values_function(code: BlockCode, name: str, exprs) -> None:

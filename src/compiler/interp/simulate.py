@@ -12,16 +12,18 @@ import math
 import numpy as np
 from scipy.integrate import Radau
 
+from compiler.interp.delays import RECORD_DEPTH
 from compiler.interp.errors import SimulationError
 from compiler.interp.model import ExecutableModel
 from compiler.interp.result import Result
-from compiler.system import EVENT_HYSTERESIS, System
+from compiler.system import EVENT_HYSTERESIS, HOMOTOPY_FLAG, System
 
 MAX_EVENT_ITERATIONS = 100
 RELATION_PASSES = 20          # switches of the relations within one event iteration (model.h)
 MAX_EVENTS = 20_000           # more means chattering (a Zeno model), not a result
 BISECTION_TOLERANCE = 1e-13   # relative width of the bracket around a crossing
 TICK_TOLERANCE = 1e-9         # relative tolerance of sample instants
+DIFFERENCE_STEP = 1e-7        # of a Jacobian by differences (where the analytic one fails)
 
 
 def simulate_reference(system: System, stop: float | None = None, start: float | None = None,
@@ -75,6 +77,10 @@ class _Run:
                          _number(model, item.interval)) for k, item in enumerate(system.samples)]
         self.fired = [-1] * len(self.samples)   # the tick each sample fired last
         self.eps = [EVENT_HYSTERESIS * item.scale for item in system.relations]
+        # exact relations compare as written (None: with the band eps)
+        self.exact = [(item.op in (">=", "<=")) if item.exact else None
+                      for item in system.relations]
+        self.instants = [item.instant for item in system.relations if item.instant is not None]
         self.terminated = False
 
     # ------------------------------------------------------------------------------ run
@@ -95,9 +101,20 @@ class _Run:
         model.set_point(t, [model.v[slot] for slot in model.state_slots])
         for slot, _, _ in self.samples:
             model.v[slot] = False
+        homotopy = model.slots.get(HOMOTOPY_FLAG)
+        if homotopy is not None:
+            # the simplified equations first, their solution the guess for the actual ones
+            # (as model_initialize does); where they fail, the actual ones start as they are
+            model.v[homotopy] = True
+            try:
+                model.run_initial()
+            except SimulationError:
+                pass
+            model.v[homotopy] = False
         model.run_initial()
         for slot, value in zip(model.relation_slots, model.raw_relations()):
             model.v[slot] = bool(value)
+        model.record_delays(evaluate=False)   # the histories start with the initialization
         for k, active in enumerate(model.initial_activity()):
             if active:
                 self._actions(k)
@@ -105,7 +122,11 @@ class _Run:
         self._event(t, model.states(), initial=True)
 
     def _next_tick(self, t: float) -> float:
-        best = math.inf
+        """The next sample instant or reappearing jump of a delayed expression."""
+        best = self.model.delays.next_event(t)
+        for instant in self._instants():
+            if instant > t and not self._close(instant, t):
+                best = min(best, instant)
         for _, start, interval in self.samples:
             k = max(0, math.floor((t - start) / interval) + 1)
             tick = start + k * interval
@@ -115,7 +136,13 @@ class _Run:
         return best
 
     def _is_tick(self, t: float) -> bool:
-        return any(self._tick(t, start, interval) for _, start, interval in self.samples)
+        """Whether ``t`` is a sample instant or the instant of a relation moving with time."""
+        return any(self._tick(t, start, interval) for _, start, interval in self.samples) or \
+            any(self._close(t, instant) for instant in self._instants())
+
+    def _instants(self) -> list[float]:
+        """When the relations that move with time switch (by the current discrete values)."""
+        return [_number(self.model, expr) for expr in self.instants]
 
     def _tick(self, t, start, interval) -> bool:
         return self._tick_number(t, start, interval) >= 0
@@ -125,9 +152,11 @@ class _Run:
         k = round((t - start) / interval)
         return k if k >= 0 and self._close(start + k * interval, t) else -1
 
-    @staticmethod
-    def _close(a: float, b: float) -> bool:
-        return abs(a - b) <= TICK_TOLERANCE * max(1.0, abs(a), abs(b))
+    def _close(self, a: float, b: float) -> bool:
+        """The same instant up to TICK_TOLERANCE of the times, or of the span of a model
+        that runs for less than a second (nanoseconds of a transmission line)."""
+        return abs(a - b) <= TICK_TOLERANCE * max(min(1.0, self.stop - self.start),
+                                                  abs(a), abs(b))
 
     # ------------------------------------------------------------------------ integrate
     def _integrate(self, t: float, t_end: float):
@@ -137,7 +166,7 @@ class _Run:
         if not len(y):
             return self._without_states(t, t_end)
         solver = Radau(self._derivatives, t, y, t_end, rtol=self.rtol, atol=self.atol,
-                       max_step=self.max_step,
+                       max_step=min(self.max_step, model.delays.longest_step()),
                        jac=self._jacobian if model.analytic_jacobian else None)
         z_old = self._indicators(t, y)
         while solver.status == "running":
@@ -148,26 +177,75 @@ class _Run:
             dense = solver.dense_output()
             z_new = self._indicators(solver.t, solver.y)
             crossing = [k for k, (a, b) in enumerate(zip(z_old, z_new)) if (a > 0) != (b > 0)]
+            # the delay histories are recorded after every evaluation of the step (as the FMU
+            # does): they forget what is older than the last record minus the delay time
             if crossing:
                 t_event = self._locate(dense, t_old, solver.t, crossing, z_old)
                 self._record_grid(dense, t_event, inclusive=False)
+                self._record_delays_inside(dense, t_old, t_event)
                 return t_event, dense(t_event), True
             self._record_grid(dense, solver.t, inclusive=not self._is_tick(solver.t))
+            self._record_delays_inside(dense, t_old, solver.t)
+            model.set_point(solver.t, solver.y)
+            model.record_delays()
             z_old = z_new
         return solver.t, solver.y, False
 
+    def _record_delays_inside(self, dense, t_old: float, t_new: float) -> None:
+        """Records of the delayed expressions inside a step (its ends excluded), as the FMU
+        takes them on the dense output (fmu_templates/delays.h): the middle, and the middles
+        of halves where the line between their ends misses it by more than sqrt(rtol)."""
+        model = self.model
+        if not model.system.delays:
+            return
+
+        def values(t):
+            model.set_point(t, dense(t))
+            return model.delay_values()
+
+        def halves(a, va, b, vb, depth):
+            m = 0.5 * (a + b)
+            vm = values(m)
+            fine = depth >= RECORD_DEPTH or all(
+                abs(x - 0.5 * (y + z)) <= math.sqrt(self.rtol) * max(abs(x), abs(y), abs(z))
+                for x, y, z in zip(vm[0], va[0], vb[0]))
+            if not fine:
+                halves(a, va, m, vm, depth + 1)
+            model.delays.record(m, *vm)
+            if not fine:
+                halves(m, vm, b, vb, depth + 1)
+        halves(t_old, values(t_old), t_new, values(t_new), 0)
+
     def _without_states(self, t: float, t_end: float):
         z_old = self._indicators(t, ())
-        for t_grid in [g for g in self.grid if t < g <= t_end]:
+        for t_grid in self._points_without_states(t, t_end):
             z_new = self._indicators(t_grid, ())
             crossing = [k for k, (a, b) in enumerate(zip(z_old, z_new)) if (a > 0) != (b > 0)]
             if crossing:
                 t_event = self._locate(lambda s: np.zeros(0), t, t_grid, crossing, z_old)
                 self._record_grid(lambda s: np.zeros(0), t_event, inclusive=False)
+                self._record_delays_inside(lambda s: np.zeros(0), t, t_event)
                 return t_event, np.zeros(0), True
             self._record_grid(lambda s: np.zeros(0), t_grid, inclusive=not self._is_tick(t_grid))
+            self._record_delays_inside(lambda s: np.zeros(0), t, t_grid)
+            self.model.set_point(t_grid, ())
+            self.model.record_delays()
             t, z_old = t_grid, z_new
         return t_end, np.zeros(0), False
+
+    def _points_without_states(self, t: float, t_end: float):
+        """The grid points up to ``t_end``, with points between them (and before ``t_end``)
+        no farther apart than the shortest delay of a continuous expression: lookups read
+        only what is recorded."""
+        longest = self.model.delays.longest_step()
+        for point in [g for g in self.grid if t < g <= t_end] + [None]:
+            until = t_end if point is None else point
+            while until - t > longest:
+                t += longest
+                yield t
+            if point is not None:
+                yield point
+                t = point
 
     def _derivatives(self, t, y):
         model = self.model
@@ -179,7 +257,23 @@ class _Run:
         model = self.model
         model.set_point(t, y)
         model.run_derivatives()
-        return model.derivative_jacobian()
+        try:
+            return model.derivative_jacobian()
+        except np.linalg.LinAlgError:
+            # a loop singular at this point (whose solution holds): differences, as the
+            # generated C does
+            return self._difference_jacobian(t, y)
+
+    def _difference_jacobian(self, t, y):
+        f = self._derivatives(t, y)
+        columns = []
+        for j in range(len(y)):
+            step = DIFFERENCE_STEP * max(1.0, abs(y[j]))
+            shifted = np.array(y, dtype=float)
+            shifted[j] += step
+            columns.append((self._derivatives(t, shifted) - f) / step)
+        self._derivatives(t, y)
+        return np.column_stack(columns)
 
     def _indicators(self, t, y) -> list[float]:
         model = self.model
@@ -215,6 +309,7 @@ class _Run:
         if not initial:  # after initialization the values are already those at t
             model.set_point(t, y)
             model.evaluate_all()
+            model.record_delays()   # the values before the event
             self._record(t)
             self.events.append(t)
             if len(self.events) > MAX_EVENTS:
@@ -224,6 +319,7 @@ class _Run:
         # a sample fires in the first event at its tick only (not again in a state event
         # right after the time event there)
         ticks = [self._tick_number(t, start, interval) for _, start, interval in self.samples]
+        model.delays.event_mode = True
         for _ in range(MAX_EVENT_ITERATIONS):
             p[:] = v
             for (slot, _, _), tick, fired in zip(self.samples, ticks, self.fired):
@@ -240,6 +336,8 @@ class _Run:
             raise SimulationError(f"the event iteration at t = {t} did not converge")
         model.fl[2] = False
         self.fired = [tick if tick >= 0 else fired for tick, fired in zip(ticks, self.fired)]
+        model.delays.event_mode = False
+        model.record_delays(event_mode=True)   # the values after the event
         self._record(t)
         self._skip_grid(t)
         for slot, _, _ in self.samples:
@@ -251,8 +349,12 @@ class _Run:
         model, v = self.model, self.model.v
         for _ in range(RELATION_PASSES):
             switched = False
-            for slot, d, eps in zip(model.relation_slots, model.distances(), self.eps):
-                value = d > -eps if v[slot] else d >= eps
+            for slot, d, eps, inclusive in zip(model.relation_slots, model.distances(),
+                                               self.eps, self.exact):
+                if inclusive is not None:
+                    value = d >= 0.0 if inclusive else d > 0.0
+                else:
+                    value = d > -eps if v[slot] else d >= eps
                 switched = switched or value != v[slot]
                 v[slot] = value
             model.evaluate_all()

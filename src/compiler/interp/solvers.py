@@ -23,10 +23,14 @@ SPARSE_SIZE = 60            # linear systems at least this large use sparse LU
 DIFFERENCE_STEP = 1e-7
 BRACKET_FIRST, BRACKET_LAST = 1e-6, 1e12  # a scalar loop's search for a sign change, relative
 BISECTIONS = 200
+RANK_TOLERANCE = 1e-12        # a singular linear system: pivots below this fraction are 0
+CONSISTENCY_TOLERANCE = 1e-9  # and the equations left over hold within this fraction
 
 
-def solve_linear(matrix, rhs, describe):
-    """``x`` with ``matrix @ x = rhs``; ``matrix`` is dense or ``(rows, cols, values, n)``."""
+def solve_linear(matrix, rhs, describe, guess=None):
+    """``x`` with ``matrix @ x = rhs``; ``matrix`` is dense or ``(rows, cols, values, n)``.
+    A singular system whose equations agree keeps the unknowns it leaves free at ``guess``
+    (as ``solve_linear_near`` in model_support.c does)."""
     try:
         if isinstance(matrix, tuple):
             rows, cols, values, n = matrix
@@ -37,7 +41,57 @@ def solve_linear(matrix, rhs, describe):
             return result
         return np.linalg.solve(matrix, rhs)
     except (np.linalg.LinAlgError, RuntimeError) as error:
+        if guess is not None:
+            dense = matrix.toarray() if hasattr(matrix, "toarray") else _dense(matrix)
+            found = _near_solution(dense, np.asarray(rhs, dtype=float), guess)
+            if found is not None:
+                return found
         raise SimulationError(f"singular linear system ({error}) in {describe()}") from None
+
+
+def _dense(matrix):
+    if not isinstance(matrix, tuple):
+        return np.array(matrix, dtype=float)
+    rows, cols, values, n = matrix
+    dense = np.zeros((n, n))
+    np.add.at(dense, (rows, cols), values)
+    return dense
+
+
+def _near_solution(matrix, rhs, guess):
+    """``guess + dx`` with ``matrix @ dx = rhs - matrix @ guess`` by elimination with
+    complete pivoting: unknowns left without a pivot keep ``dx = 0``; None when the
+    equations left over do not hold."""
+    a = matrix.copy()
+    r = rhs - matrix @ guess
+    n = len(r)
+    scale = 1.0 + np.max(np.abs(rhs), initial=0.0) + \
+        np.max(np.abs(matrix), initial=0.0) * np.max(np.abs(guess), initial=0.0)
+    tiny = RANK_TOLERANCE * np.max(np.abs(a), initial=0.0)
+    order = np.arange(n)
+    rank = 0
+    while rank < n:
+        block = np.abs(a[rank:, rank:])
+        row, column = np.unravel_index(np.argmax(block), block.shape)
+        if not block[row, column] > tiny:
+            break
+        row, column = row + rank, column + rank
+        a[[rank, row]] = a[[row, rank]]
+        r[[rank, row]] = r[[row, rank]]
+        a[:, [rank, column]] = a[:, [column, rank]]
+        order[[rank, column]] = order[[column, rank]]
+        factors = a[rank + 1:, rank] / a[rank, rank]
+        a[rank + 1:, rank:] -= np.outer(factors, a[rank, rank:])
+        r[rank + 1:] -= factors * r[rank]
+        rank += 1
+    if np.any(~(np.abs(r[rank:]) <= CONSISTENCY_TOLERANCE * scale)):
+        return None
+    y = np.zeros(n)
+    for k in range(rank - 1, -1, -1):
+        y[k] = (r[k] - a[k, k + 1:rank] @ y[k + 1:rank]) / a[k, k]
+    dx = np.zeros(n)
+    dx[order] = y
+    return guess + dx
 
 
 def newton(v, slots, residual, jacobian, describe):
@@ -57,17 +111,20 @@ def newton(v, slots, residual, jacobian, describe):
             return
         matrix = jacobian(v) if jacobian is not None else _differences(v, slots, x, r,
                                                                         residual, describe)
+        weight = _residual_weights(np.asarray(matrix, dtype=float), x)
         try:
             step = np.linalg.solve(matrix, -r)
         except np.linalg.LinAlgError:
             raise SimulationError(f"singular Jacobian in Newton iteration of {describe()} "
                                   f"at {_values(x)}") from None
+        merit = _weighted_norm(r, weight)
         factor = 1.0
         while True:
             trial = x + factor * step
             r_trial = _residual(v, slots, trial, residual, describe, trial=True)
             norm_trial = float(np.max(np.abs(r_trial)))
-            if norm_trial < norm or factor < MIN_DAMPING:
+            if (math.isfinite(norm_trial) and _weighted_norm(r_trial, weight) < merit) or \
+                    factor < MIN_DAMPING:
                 break
             factor *= 0.5
         if not math.isfinite(norm_trial):
@@ -79,6 +136,21 @@ def newton(v, slots, residual, jacobian, describe):
         return
     raise SimulationError(f"Newton iteration did not converge in {describe()} (residual "
                           f"{norm:.3g} at {_values(x)})")
+
+
+def _residual_weights(matrix, x):
+    """Row weights of the residuals for the line search, as in model_support.c:
+    1 / max_j |J_ij| w_j with w_j = |x_j| (1 where x_j = 0)."""
+    scale = np.where(x != 0.0, np.abs(x), 1.0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        largest = np.max(np.abs(matrix) * scale[None, :], axis=1)
+    return np.where((largest > 0) & np.isfinite(largest), 1.0 / np.where(largest > 0, largest, 1.0),
+                    1.0)
+
+
+def _weighted_norm(r, weight) -> float:
+    value = float(np.max(np.abs(r) * weight)) if len(r) else 0.0
+    return value if not math.isnan(value) else math.inf
 
 
 def _scalar_newton(v, slot, residual, jacobian, describe) -> None:

@@ -18,7 +18,6 @@ _ARITHMETIC = {"+": add, "-": sub, "*": mul, "/": div, "^": power, "and": and_, 
 _RELATIONS = ("<", "<=", ">", ">=", "==", "<>")
 EVENT_FUNCTIONS = ("floor", "ceil", "integer", "div", "mod", "rem")
 _UNSUPPORTED = {
-    "delay": "delay() is not supported",
     "cardinality": "cardinality() is not supported",
 }
 
@@ -41,6 +40,15 @@ class Hooks:
         """``der(expr)`` of a converted expression."""
         raise ConversionError("der() is not allowed here")
 
+    def delay(self, expr, delay_time, delay_max):
+        """``delay(expr, delay_time, delay_max)`` of converted expressions."""
+        raise ConversionError("delay() is not allowed here")
+
+    def homotopy(self, actual, simplified):
+        """``homotopy(actual, simplified())``: the actual expression unless the stage solves
+        the initialization from the simplified one first."""
+        return actual
+
     def event_function(self, name: str, args: tuple, events: bool):
         """``floor``, ``ceil``, ``integer``, ``div``, ``mod`` or ``rem``: functions that
         change only at events in a continuous context."""
@@ -56,7 +64,7 @@ class Converter:
         self.functions = {item.name: item for item in functions}
         self.hooks = hooks or Hooks()
         self.leaves: dict = {}   # flat Var and Const leaves already converted
-        self.values: dict = {}   # variables read as these constants (fixed zeros: lower)
+        self.values: dict = {}   # variables read as these constants (causalize.fixed_values)
 
     def __call__(self, node, events: bool = True):
         return self.convert(node, events)
@@ -180,12 +188,18 @@ def _smooth(self, args, events):
 
 
 def _homotopy(self, args, events):
-    return self.convert(args[0], events)
+    actual = self.convert(args[0], events)
+    return self.hooks.homotopy(actual, lambda: self.convert(args[1], events))
 
 
 def _semi_linear(self, args, events):
     x, k1, k2 = (self.convert(arg, events) for arg in args)
     return if_(relation(">=", x, ZERO), mul(k1, x), mul(k2, x))
+
+
+def _delay(self, args, events):
+    expr, delay_time, delay_max = (self.convert(arg, events) for arg in args)
+    return self.hooks.delay(expr, delay_time, delay_max)
 
 
 def _sample(self, args, events):
@@ -195,6 +209,7 @@ def _sample(self, args, events):
 _SPECIAL = {
     "der": _der, "pre": _pre, "edge": _edge, "change": _change, "noEvent": _no_event,
     "smooth": _smooth, "homotopy": _homotopy, "semiLinear": _semi_linear, "sample": _sample,
+    "delay": _delay,
     "initial": lambda self, args, events: initial(),
     "terminal": lambda self, args, events: terminal(),
 }

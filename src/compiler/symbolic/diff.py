@@ -2,26 +2,32 @@
 
 Input: an IR expression and the variable, or a rule giving each variable's time derivative.
 Output: the derivative, simplified. Shared subexpressions are differentiated once (``memo``);
-``NotDifferentiable`` names a user-function call, the one construct without a rule.
+a user-function call is differentiated by ``calls(node, derivatives of the arguments)`` where
+given (derivative annotations), else it is ``NotDifferentiable``, as is delay().
 """
 from __future__ import annotations
 
 import math
 
 from compiler.symbolic.expr import (
-    ONE, REAL, ZERO, Array, Call, Const, Op, Var, add, const, div, function, if_, is_const,
-    mul, neg, power, relation, sub)
+    ONE, REAL, ZERO, Array, Call, Const, Op, Var, add, array, const, div, function, if_,
+    is_const, mul, neg, power, relation, sub)
 
 
 class NotDifferentiable(Exception):
-    """The derivative needs the derivative of a user function (``node``, a ``Call``)."""
+    """The derivative needs the derivative of a user function (``node``, a ``Call``) or of
+    a delay() with respect to its time (``node``, its ``Op``)."""
 
     def __init__(self, node):
-        super().__init__(node.function)
+        super().__init__(self.describe(node))
         self.node = node
 
+    @staticmethod
+    def describe(node) -> str:
+        return f"the function {node.function}" if type(node) is Call else "delay()"
 
-def diff(expr, name: str, memo: dict | None = None):
+
+def diff(expr, name: str, memo: dict | None = None, calls=None):
     """``d expr / d name`` with every other variable (and every ``pre`` value) held fixed."""
     one = ONE
 
@@ -30,10 +36,10 @@ def diff(expr, name: str, memo: dict | None = None):
 
     def relevant(node):
         return name in node.variables()
-    return _derivative(expr, leaf, relevant, {} if memo is None else memo)
+    return _derivative(expr, leaf, relevant, {} if memo is None else memo, calls)
 
 
-def time_derivative(expr, derivative_of, memo: dict | None = None):
+def time_derivative(expr, derivative_of, memo: dict | None = None, calls=None):
     """``d expr / d time``; ``derivative_of(var)`` is the derivative of a variable leaf (an
     expression) or None where the variable is constant in time (parameters, discrete values).
     """
@@ -42,14 +48,14 @@ def time_derivative(expr, derivative_of, memo: dict | None = None):
             return ONE
         found = derivative_of(node)
         return ZERO if found is None else found
-    return _derivative(expr, leaf, _always, {} if memo is None else memo)
+    return _derivative(expr, leaf, _always, {} if memo is None else memo, calls)
 
 
 def _always(node) -> bool:
     return True
 
 
-def _derivative(node, leaf, relevant, memo):
+def _derivative(node, leaf, relevant, memo, calls=None):
     done = memo.get(node)
     if done is not None:
         return done
@@ -59,17 +65,35 @@ def _derivative(node, leaf, relevant, memo):
     elif kind is Var:
         result = leaf(node)
     elif kind is Op:
-        result = _op_derivative(node, [_derivative(arg, leaf, relevant, memo)
+        result = _op_derivative(node, [_derivative(arg, leaf, relevant, memo, calls)
                                        if arg.type == REAL else ZERO for arg in node.args])
     elif kind is Call:
-        if any(not is_const(_derivative(arg, leaf, relevant, memo), 0) for arg in node.args
-               if type(arg) is not Array):
-            raise NotDifferentiable(node)
-        result = ZERO
+        d = [_argument_derivative(arg, leaf, relevant, memo, calls) for arg in node.args]
+        if all(_is_zero(item) for item in d):
+            result = ZERO
+        else:
+            result = calls(node, d) if calls is not None else None
+            if result is None:
+                raise NotDifferentiable(node)
     else:
         result = ZERO
     memo[node] = result
     return result
+
+
+def _argument_derivative(arg, leaf, relevant, memo, calls):
+    """The derivative of a call's argument (an array element by element; ZERO for a
+    non-Real one)."""
+    if type(arg) is Array:
+        return array(_argument_derivative(item, leaf, relevant, memo, calls)
+                     for item in arg.elements)
+    return _derivative(arg, leaf, relevant, memo, calls) if arg.type == REAL else ZERO
+
+
+def _is_zero(derivative) -> bool:
+    if type(derivative) is Array:
+        return all(_is_zero(item) for item in derivative.elements)
+    return is_const(derivative, 0)
 
 
 def _op_derivative(node: Op, d: list):
@@ -143,6 +167,11 @@ def _rem(args, d, node):
     return sub(d[0], mul(function("div", x, y), d[1]))
 
 
+def _delay(args, d, node):
+    # d/dt expr(t - T(t)) needs the derivative of the recorded history: not available
+    raise NotDifferentiable(node)
+
+
 _RULES = {
     "+": lambda args, d, node: add(d[0], d[1]),
     "-": lambda args, d, node: sub(d[0], d[1]),
@@ -170,4 +199,5 @@ _RULES = {
     "max": _min_max("max"),
     "mod": _mod,
     "rem": _rem,
+    "delay": _delay,
 }

@@ -348,7 +348,7 @@ FUNCTIONS = {
                                   "tanh", "exp", "log", "log10", "sqrt", "atan2", "floor",
                                   "ceil")},
     **{name: "same" for name in ("abs", "sign", "min", "max", "div", "mod", "rem")},
-    "integer": "integer", "Integer": "integer", "String": "string",
+    "integer": "integer", "Integer": "integer", "String": "string", "loadResource": "string",
 }
 # Operators on the event and clock machinery: pre(v), sample(k) flags, initial(), terminal().
 SPECIAL = ("pre", "initial", "terminal")
@@ -383,6 +383,13 @@ def function(name: str, *args: Expr) -> Expr:
 
 def pre_var(node: Var) -> Op:
     return _op("pre", (node,), node.type)
+
+
+def delayed(index: int, at: Expr) -> Op:
+    """What delay() number ``index`` (``compiler.system.Delay``) recorded for the time
+    ``at`` (``time - delayTime``): it reads the history of the delayed expression, not its
+    current value, so the variables it reads are those of ``at``."""
+    return _op("delay", (const(index), at), REAL)
 
 
 def initial() -> Op:

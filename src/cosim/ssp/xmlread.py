@@ -54,7 +54,11 @@ def parse_xml(data: bytes, file: str, findings: Findings) -> etree._Element:
 
 def _recover_undeclared_prefixes(data, file, error, findings) -> etree._Element:
     parser = _parser(recover=True)
-    root = etree.fromstring(data, parser) if data.strip() else None
+    try:
+        root = etree.fromstring(data, parser) if data.strip() else None
+    except etree.XMLSyntaxError:  # beyond repair (a NUL byte before the declaration)
+        raise refuse(f"not well-formed XML: {error.msg}", Location(file, error.lineno)) \
+            from None
     entries = list(parser.error_log)
     fatal = [e for e in entries if e.type_name != "NS_ERR_UNDEFINED_NAMESPACE"]
     if root is None or fatal or not entries:

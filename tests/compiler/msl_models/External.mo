@@ -73,6 +73,14 @@ package External "External C functions, external objects and Strings in self-wri
     end when;
   end Calls;
 
+  model EmptyTable "Empty arrays as the library's tables declare them (table read from a file)"
+    parameter Real table[:, :] = fill(0.0, 0, 2);
+    parameter Integer rows = size(table, 1);
+    parameter Integer columns = size(table, 2) "2, though table has no element";
+    parameter Real coefficients[:] = fill(0.0, 0);
+    Real p = Numbers.polynomial(coefficients, time) "0: no coefficient";
+  end EmptyTable;
+
   model Failing "numbers_checked_sqrt ends the simulation with its error after t = 0.5"
     Real y = Numbers.checkedSqrt(0.5 - time);
   end Failing;
@@ -213,6 +221,42 @@ package External "External C functions, external objects and Strings in self-wri
     end when;
   end Ramp;
 
+  class FileRampTable "ramp_table.c: the rows of a text file"
+    extends ExternalObject;
+
+    function constructor
+      input String fileName;
+      output FileRampTable table;
+    external "C" table = ramp_table_read(fileName)
+      annotation (Include = "#include \"ramp_table.h\"", Library = "ramp_table",
+        IncludeDirectory = "modelica://External/external_c");
+    end constructor;
+
+    function destructor
+      input FileRampTable table;
+    external "C" ramp_table_close(table)
+      annotation (Include = "#include \"ramp_table.h\"", Library = "ramp_table",
+        IncludeDirectory = "modelica://External/external_c");
+    end destructor;
+  end FileRampTable;
+
+  function fileRampValue
+    input FileRampTable table;
+    input Real x;
+    output Real y;
+  external "C" y = ramp_table_value(table, x)
+    annotation (Include = "#include \"ramp_table.h\"", Library = "ramp_table",
+      IncludeDirectory = "modelica://External/external_c");
+  end fileRampValue;
+
+  model FileRamp "The rows of external_c/ramp.txt, a resource of the FMU (ModelicaServices
+    is the library's, or the test's own stand-in)"
+    parameter String fileName =
+      ModelicaServices.ExternalReferences.loadResource("modelica://External/external_c/ramp.txt");
+    parameter FileRampTable table = FileRampTable(fileName);
+    Real y = fileRampValue(table, time);
+  end FileRamp;
+
   model BadRamp "x decreases: the constructor's error ends the initialization"
     parameter RampTable table = RampTable([0, 0; 2, 1; 1, 2], "bad");
     Real y = rampValue(table, time);
@@ -262,10 +306,22 @@ package External "External C functions, external objects and Strings in self-wri
       w := T*v;
     end rotation;
 
+    function normal "The unit normal of a and b: cross() and smooth() of arrays"
+      input Real a[3];
+      input Real b[3];
+      output Real n[3];
+    protected
+      Real c[3];
+    algorithm
+      c := cross(a, b);
+      n := smooth(0, c/sqrt(c*c));
+    end normal;
+
     model Use
       Real o[4] = orientations(4);
       Real f = fibonacci(10);
       Real w[2] = rotation({1, 2, 3}, time);
+      Real n[3] = normal({1, 2, 3}, {time, 1, 0});
     end Use;
 
     model LongLoop "A nonlinear loop through 45 assignments: x = 0.3 cos(a[45])"

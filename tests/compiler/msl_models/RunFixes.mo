@@ -147,5 +147,121 @@ package RunFixes "Small models of what made MSL examples fail or differ at run t
       (u - c.v)/R1 = c.i + c.v/R2;
       annotation(experiment(StopTime = 1));
     end Divider;
+    model Inductor
+      parameter Boolean quasiStatic = false "neglect the transients";
+      parameter Real L = 1;
+      Real v;
+      Real i;
+    equation
+      v = if quasiStatic then 0 else L*der(i);
+    end Inductor;
+    model QuasiStatic "u through R into an inductor whose transients are neglected for good"
+      parameter Real R = 2;
+      Inductor l(final quasiStatic = true);
+      Real u = sin(time);
+    equation
+      u = R*l.i + l.v;
+      annotation(experiment(StopTime = 1));
+    end QuasiStatic;
   end FixedZeros;
+  package ZeroFlow "semiLinear at zero flow: the enthalpy between two connections is free"
+    model Pipe "inflow of enthalpy h_in through a port a into a mixed volume of temperature T"
+      parameter Real h_in = 10;
+      Real m "mass flow: 0 until t = 0.5";
+      Real H "enthalpy flow";
+      Real h_a(start = 3) "enthalpy at port a: any value while nothing flows";
+      Real T(start = 1, fixed = true);
+    equation
+      m = if time < 0.5 then 0 else time - 0.5;
+      H = semiLinear(m, h_in, h_a);
+      H = semiLinear(m, h_a, T);
+      der(T) = H - m*T;
+      annotation(experiment(StopTime = 1.5));
+    end Pipe;
+  end ZeroFlow;
+  package StartSingular "Index reduction whose constraint is singular at the start values"
+    model Hyperbola "x1 x2 = 1 with der(x1) = x1: x1 = exp(t), x2 = exp(-t), v2 = -exp(-t)"
+      Real x1 "start 0: the constraint's Jacobian (x2, x1) is 0 there";
+      Real x2;
+      Real v2;
+    initial equation
+      x1 = 1;
+    equation
+      der(x1) = x1;
+      der(x2) = v2;
+      x1*x2 = 1;
+      annotation(experiment(StopTime = 1));
+    end Hyperbola;
+  end StartSingular;
+  package Reciprocal "An equation that reads its unknown only as a divisor"
+    model Permeance "R_m = 1/G_m: Newton from G_m = 0 met 1/0"
+      Real R_m = 2 + time "reluctance";
+      Real G_m "permeance";
+    equation
+      R_m = 1/G_m;
+      annotation(experiment(StopTime = 1));
+    end Permeance;
+  end Reciprocal;
+  package Scaled "A Newton system whose residuals differ in scale by 1e5"
+    model ImpulseFit "time constants a, b of y = (exp(-t/a) - exp(-t/b))/eta from a standard impulse's times"
+      parameter Real rise = 10e-6 "front time: 10 % to 90 % of the peak in 0.8 rise";
+      parameter Real tail = 350e-6 "time to half value, from the virtual origin";
+      parameter Real a(fixed = false, start = tail);
+      parameter Real b(fixed = false, start = rise);
+      parameter Real eta(fixed = false, start = 1) "peak of exp(-t/a) - exp(-t/b)";
+      parameter Real tp(fixed = false, start = 3.66e-5) "time of the peak";
+      parameter Real t10(fixed = false, start = 3.66e-7) "time of 10 % of the peak";
+      Real y;
+    initial equation
+      exp(-tp/a)/a = exp(-tp/b)/b "slope 0 at the peak: this residual is of order 1/b";
+      eta = exp(-tp/a) - exp(-tp/b);
+      0.1*eta = exp(-t10/a) - exp(-t10/b);
+      0.9*eta = exp(-(t10 + 0.8*rise)/a) - exp(-(t10 + 0.8*rise)/b);
+      0.5*eta = exp(-(t10 - 0.1*rise + tail)/a) - exp(-(t10 - 0.1*rise + tail)/b);
+    equation
+      y = (exp(-time/a) - exp(-time/b))/eta;
+      annotation(experiment(StopTime = 1e-3));
+    end ImpulseFit;
+  end Scaled;
+  package Homotopy "homotopy() at initialization: the simplified equations choose the solution"
+    model LowerStart "a Schmitt trigger whose input stays inside its hysteresis: two stable outputs"
+      parameter Real R1 = 1;
+      parameter Real R2 = 2;
+      parameter Real V0 = 1e4;
+      parameter Real Vsat = 1;
+      Real vIn = 0.2*sin(2*3.141592653589793*time);
+      Real vP(start = 0);
+      Real vOut;
+      Real i;
+    equation
+      vIn - vP = R1*i;
+      vP - vOut = R2*i;
+      vOut = homotopy(actual = smooth(0, if V0*vP > Vsat then Vsat else if V0*vP < -Vsat then -Vsat else V0*vP),
+                      simplified = -Vsat);
+      annotation(experiment(StopTime = 1));
+    end LowerStart;
+  end Homotopy;
+  package InnerOuter "inner outer: an inner of its own for the components within, an outer for itself"
+    model Root
+      parameter Real gain = 1;
+      Real x;
+    equation
+      x = gain*time;
+    end Root;
+    model Leaf
+      outer Root root;
+      Real y = root.x;
+    end Leaf;
+    model Composite
+      inner outer Root root(gain = 2) "the leaf within sees this one";
+      Leaf leaf;
+      Real z = root.x "this one's own reference: the enclosing inner";
+    end Composite;
+    model Top
+      inner Root root(gain = 1);
+      Composite c;
+      Leaf leaf;
+      annotation(experiment(StopTime = 1));
+    end Top;
+  end InnerOuter;
 end RunFixes;

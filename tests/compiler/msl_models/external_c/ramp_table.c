@@ -1,5 +1,6 @@
 /* ramp_table.c -- see ramp_table.h */
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,18 @@ void *ramp_table_open(const double *rows, size_t n_rows, size_t n_columns, const
     table->x = x;
     table->y = y;
     return table;
+}
+
+#define MAX_ROWS 64
+
+void *ramp_table_read(const char *file_name) {
+    FILE *file = fopen(file_name, "r");
+    if (!file) ModelicaFormatError("ramp table: cannot open %s", file_name);
+    double rows[2 * MAX_ROWS];
+    size_t n = 0;
+    while (n < MAX_ROWS && fscanf(file, "%lf %lf", &rows[2 * n], &rows[2 * n + 1]) == 2) n++;
+    fclose(file);
+    return ramp_table_open(rows, n, 2, file_name);
 }
 
 void ramp_table_close(void *object) {

@@ -1,29 +1,31 @@
-"""Parameters that are zero for good, out of the structure of the equations.
+"""Parameters whose values are fixed for good, out of the structure of the equations.
 
 Input: the variables of a ``Dae`` being built (``DaeVariable``s with their flat declarations).
-Output: the names of the Real and Integer parameters whose value is 0 and cannot change after
-compilation (constants, and parameters that are final, ``Evaluate = true``, protected or
-structural, whose bindings read only such values), each with the constant 0 that the
-equations read instead.
+Output: the Boolean parameters, and the Real and Integer ones whose value is 0, that cannot
+change after compilation (constants, and parameters that are final, ``Evaluate = true``,
+protected or structural, whose bindings read only such values), each with the constant that
+the equations read instead.
 
-Why: a term multiplied by such a parameter is no term at all, and the structure must not see
-it. A transistor whose junction capacitances are ``final C = CapVal`` with ``CapVal = 0``
-(``Evaluate = true``) has no derivatives in its current equations: with the terms kept, its
-voltages were states and the linear system of their derivatives singular at every point.
+Why: a term multiplied by such a zero, or the branch of an if-expression such a Boolean does
+not take, is no term at all, and the structure must not see it. A transistor whose junction
+capacitances are ``final C = CapVal`` with ``CapVal = 0`` (``Evaluate = true``) has no
+derivatives in its current equations, and neither has a quasi-static inductor
+(``v = if quasiStatic then 0 else L*der(i)``, ``final quasiStatic = true``): with the terms
+kept, their voltages and currents were states whose derivatives nothing determines.
 """
 from __future__ import annotations
 
 from dataclasses import fields, is_dataclass
 
 from compiler.causalize.dae import CONSTANT, PARAMETER, Dae, with_changes
-from compiler.symbolic import INTEGER, REAL, Expr, const
+from compiler.symbolic import BOOLEAN, FALSE, INTEGER, REAL, TRUE, Expr, const
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 from compiler.symbolic.transform import all_names
 
 
-def fixed_zeros(variables: dict) -> dict:
-    """``{name: const 0}`` for the parameters of ``variables`` (name -> ``DaeVariable``) that
-    are 0 for good."""
+def fixed_values(variables: dict) -> dict:
+    """``{name: constant}`` for the parameters of ``variables`` (name -> ``DaeVariable``)
+    whose values count for good (see the module docstring)."""
     values: dict = {}
     candidates = [item for item in variables.values()
                   if item.kind in (PARAMETER, CONSTANT) and item.fixed
@@ -39,9 +41,14 @@ def fixed_zeros(variables: dict) -> dict:
             except (EvaluationError, ArithmeticError, TypeError, ValueError):
                 continue  # not known at compile time: read as a parameter
             changed = True
-    return {name: const(0, variables[name].type) for name, value in values.items()
-            if variables[name].type in (REAL, INTEGER) and type(value) in (int, float)
-            and value == 0}
+    fixed = {}
+    for name, value in values.items():
+        type_ = variables[name].type
+        if type_ == BOOLEAN and type(value) is bool:
+            fixed[name] = TRUE if value else FALSE
+        elif type_ in (REAL, INTEGER) and type(value) in (int, float) and value == 0:
+            fixed[name] = const(0, type_)
+    return fixed
 
 
 def _fixed_by_declaration(item) -> bool:
@@ -53,7 +60,7 @@ def _fixed_by_declaration(item) -> bool:
 
 def drop_vanished_derivatives(dae: Dae) -> Dae:
     """``dae`` without the derivative variables that nothing reads any more: a term
-    ``C * der(v)`` that a fixed zero or an alias of 0 removed leaves ``der(v)`` behind, and
+    ``C * der(v)`` that a fixed value or an alias of 0 removed leaves ``der(v)`` behind, and
     ``v`` is then no state."""
     mentioned: set = set()
     memo: dict = {}
