@@ -480,18 +480,18 @@ model M
   output C c(x = 1);
 end M;
 """),
-    "flow Boolean": ("""
+    "flow Integer": ("""
 model M
   connector C
     Real e;
-    flow Boolean f;
+    flow Integer f;
   end C;
   C c;
 equation
   c.e = 1;
 end M;
-""", "5:5", "flow variable 'f' is Boolean; a flow variable must be a subtype of Real or "
-            "Integer (MLS 4.4.2.1)", """
+""", "5:5", "flow variable 'f' is Integer; a flow variable must be a subtype of Real "
+            "(MLS 4.4.2.2)", """
 model M
   connector C
     Real e;
@@ -886,8 +886,21 @@ model M
   A a[2];
   Real x = a.f(1);
 end M;
-""", "11:12", "'a' is an array: a function is named through scalar components only "
-              "(MLS 5.3.2)", """
+""", "11:12", "'a' is an array: a function is named through scalar components only, "
+              "not through arrays or their elements (MLS 5.3.2)", """
+model M
+  model A
+    function f
+      input Real u;
+      output Real y = 2*u;
+    algorithm
+    end f;
+  end A;
+  A a;
+  Real x = a.f(1);
+end M;
+"""),
+    "function named through an element of an array of components": ("""
 model M
   model A
     function f
@@ -898,6 +911,19 @@ model M
   end A;
   A a[2];
   Real x = a[1].f(1);
+end M;
+""", "11:12", "'a' is an array: a function is named through scalar components only, "
+              "not through arrays or their elements (MLS 5.3.2)", """
+model M
+  model A
+    function f
+      input Real u;
+      output Real y = 2*u;
+    algorithm
+    end f;
+  end A;
+  A a[2];
+  Real x = A.f(1);
 end M;
 """),
     "two imports of one name": ("""
@@ -1537,6 +1563,74 @@ model M
   Bus bus;
 equation
   bus.p.v = 1;
+end M;
+"""),
+    "modified variable of an expandable connector": ("""
+model M
+  expandable connector Bus
+    parameter Integer n = 1;
+    Real x;
+  end Bus;
+  connector RealOutput = output Real;
+  RealOutput y = time;
+  Bus bus(n = 2, x = 3);
+equation
+  connect(y, bus.x);
+end M;
+""", "9:18", "'bus.x' is a potentially present element of expandable connector M.Bus: it "
+             "cannot be modified (MLS 9.1.3)", """
+model M
+  expandable connector Bus
+    parameter Integer n = 1;
+    Real x;
+  end Bus;
+  connector RealOutput = output Real;
+  RealOutput y = time;
+  Bus bus(n = 2);
+equation
+  connect(y, bus.x);
+end M;
+"""),
+    "expandable connector member that only inputs read": ("""
+model M
+  expandable connector Bus
+  end Bus;
+  connector RealInput = input Real;
+  connector RealOutput = output Real;
+  block Reader
+    RealInput u = 1;
+    RealOutput y = 2*u;
+  end Reader;
+  Bus bus;
+  Reader a;
+  Reader b;
+equation
+  connect(a.u, bus.s);
+  connect(b.u, bus.s);
+end M;
+""", "15:3", "'bus.s' is an input wherever it is connected: a variable of an expandable "
+             "connector that is an input in one connection must be a non-input in another of "
+             "its augmentation set (MLS 9.1.3)", """
+model M
+  expandable connector Bus
+  end Bus;
+  connector RealInput = input Real;
+  connector RealOutput = output Real;
+  block Reader
+    RealInput u;
+    RealOutput y = 2*u;
+  end Reader;
+  block Source
+    RealOutput y = time;
+  end Source;
+  Bus bus;
+  Bus other;
+  Reader a;
+  Source source;
+equation
+  connect(a.u, bus.s);
+  connect(bus, other);
+  connect(source.y, other.s);
 end M;
 """),
     "flow operator record without '0'": ("""

@@ -16,6 +16,7 @@ from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.rules import connections as connection_rules
 from compiler.flatten.rules import inner_outer
 from compiler.flatten.rules import prefixes as prefix_rules
 from compiler.flatten.rules import redeclarations
@@ -324,6 +325,7 @@ def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
 def _structured(inst: Instance, decl, info: ClassInfo, mod, dims, index_types=()) -> Node:
     _check_not_recursive(inst, info, decl)
     _check_modified_names(info, mod, decl)
+    connection_rules.check_expandable_unmodified(decl, info, mod)
     variability, causality, flow, protected = _prefixes(inst, decl, info)
     name = inst.prefixed(decl.name)
     elements = [Instance(inst.ctx, name + _index_text(index), info, indexed(mod, index), inst,

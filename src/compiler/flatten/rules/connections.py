@@ -9,7 +9,9 @@ equation or connector declaration:
   parameters meet parameters and constants constants, with equal values (MLS 9.3);
 - a connection set holds at most one source of its signal (MLS 9.3);
 - a connector that is neither partial, simple nor expandable has as many flow variables as
-  potential ones (MLS 9.3.1).
+  potential ones (MLS 9.3.1);
+- the declared (potentially present) elements of an expandable connector are not modified
+  where it is used (MLS 9.1.3).
 """
 from __future__ import annotations
 
@@ -17,6 +19,20 @@ from compiler import flat
 from compiler.flatten.errors import FlattenError, NotEvaluable
 
 CONNECTOR_KINDS = frozenset({"connector", "expandable connector"})
+
+
+def check_expandable_unmodified(decl, info, mod) -> None:
+    """Component ``decl`` of class ``info`` with modification ``mod``: an expandable
+    connector's declared variables are only potentially present, so they are not modified
+    (its parameters, which size its arrays, are)."""
+    if info.kind != "expandable connector" or mod is None:
+        return
+    for name, sub in mod.args.items():
+        member = info.members.get(name)
+        if member is not None and member.decl.variability not in ("parameter", "constant"):
+            raise FlattenError(f"'{decl.name}.{name}' is a potentially present element of "
+                               f"expandable connector {info.name}: it cannot be modified "
+                               "(MLS 9.1.3)", sub.span or decl.span)
 
 
 def check_form(ref, env, eq) -> None:

@@ -8,7 +8,7 @@ import clause with what it names. Output: nothing, or a ``FlattenError`` at the 
   constants, a deprecated case). The class looked inside is not partial, unless it is
   replaceable (MLS 5.3.2).
 - Through a component (``a.f(x)``) only a non-operator function is found, and every
-  component on the way is a scalar (MLS 5.3.2).
+  component on the way is declared a scalar (``a[2].f(x)`` is refused: MLS 5.3.2).
 - An import names a package or an element of a package, and import names do not clash
   (MLS 13.2.2).
 """
@@ -44,11 +44,12 @@ def _package_like(info) -> bool:
 
 
 def check_function_through(node, part, found_kind: str) -> None:
-    """A function named through component ``part``: the component is a scalar (or an
-    element of an array) and the function no operator function (MLS 5.3.2)."""
-    if node.dims and len(part.subscripts) < len(node.dims):
+    """A function named through component ``part``: the component is declared a scalar (not
+    an array, nor an element of one) and the function no operator function (MLS 5.3.2)."""
+    if node.dims:
         raise FlattenError(f"'{part.name}' is an array: a function is named through scalar "
-                           "components only (MLS 5.3.2)", part.span)
+                           "components only, not through arrays or their elements (MLS 5.3.2)",
+                           part.span)
     if found_kind in ("operator function", "operator"):
         raise FlattenError("an operator cannot be named through a component (MLS 5.3.2)",
                            part.span)

@@ -11,8 +11,8 @@ from compiler.flatten.errors import FlattenError
 # the kinds of class whose components may have type prefixes (MLS 4.4.2.1)
 _PREFIXABLE = frozenset({"type", "record", "operator record", "connector",
                          "expandable connector"})
-# the primitive types a flow variable may have (MLS 4.4.2.1; operator records as well)
-_FLOW_TYPES = frozenset({"Real", "Integer"})
+# the primitive types a flow variable may have (MLS 4.4.2.2; operator records as well)
+_FLOW_TYPES = frozenset({"Real"})
 
 
 def check_structured(decl, info, prefixes: tuple, classes) -> None:
@@ -65,7 +65,7 @@ def check_variable(decl, info, flow: str) -> None:
     (``flow`` combined with that of its enclosing records and connectors)."""
     if flow == "flow" and info.builtin is not None and info.builtin not in _FLOW_TYPES:
         raise FlattenError(f"flow variable '{decl.name}' is {info.type_name}; a flow variable "
-                           "must be a subtype of Real or Integer (MLS 4.4.2.1)", decl.span)
+                           "must be a subtype of Real (MLS 4.4.2.2)", decl.span)
     if flow == "stream" and info.builtin is not None and info.builtin != "Real":
         raise FlattenError(f"stream variable '{decl.name}' is {info.type_name}; a stream "
                            "variable must be a subtype of Real (MLS 4.4.2.1)", decl.span)
