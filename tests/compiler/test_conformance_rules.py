@@ -2032,3 +2032,34 @@ def test_valid_model_close_to_it_is_accepted(name, tmp_path):
     _, _, _, valid = RULES[name]
     _, flat = _flatten(valid, tmp_path)
     assert flat.variables or flat.equations
+
+
+CLASS_EXTENDS = """
+model M
+  model A
+    {prefix}model B
+      Real x = 1;
+    end B;
+  end A;
+  extends A;
+  model extends B
+    Real y = 2;
+  end B;
+  B b;
+end M;
+"""
+
+
+def test_class_extends_of_a_class_that_is_not_replaceable_is_refused(tmp_path):
+    with pytest.raises(CompilerError) as caught:
+        _flatten(CLASS_EXTENDS.format(prefix=""), tmp_path)
+    assert caught.value.message == ("the inherited class M.A.B is not replaceable: 'class "
+                                    "extends' replaces a replaceable class (MLS 7.3.1)")
+    assert (caught.value.span.line, caught.value.span.col) == (9, 3)
+
+
+def test_class_extends_of_a_replaceable_class_is_no_rule_error(tmp_path):
+    # ('class extends' itself is a missing feature: the valid model is refused as such)
+    with pytest.raises(CompilerError) as caught:
+        _flatten(CLASS_EXTENDS.format(prefix="replaceable "), tmp_path)
+    assert caught.value.message == "'class extends' is not supported"

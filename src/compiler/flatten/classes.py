@@ -383,6 +383,9 @@ class Classes:
             elif isinstance(element, ast.ClassDef):
                 if element.name in info.members:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
+                if element.extends_base:
+                    redeclarations.check_class_extends(element, info.classes.get(element.name),
+                                                       self.definition)
                 if element.redeclare:
                     self._redeclare_element(info, entry.child(element.name), element)
                 elif element.name in info.classes and not element.extends_base:

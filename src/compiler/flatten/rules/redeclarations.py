@@ -11,7 +11,8 @@ a ``FlattenError`` at the redeclaration:
   else its own type (the base of a short class definition, without the dimensions the short
   class adds), and so is what redeclares it; a new ``constrainedby`` is a subtype of the one
   it replaces (MLS 7.3.2);
-- a class redeclared as an element of a class keeps the original's protection (MLS 7.3.3).
+- a class redeclared as an element of a class keeps the original's protection (MLS 7.3.3);
+- ``class extends B`` extends an inherited class ``B`` that is replaceable (MLS 7.3.1).
 """
 from __future__ import annotations
 
@@ -109,3 +110,15 @@ def _check(classes, sub, base, element, what: str, span=None) -> None:
     if problem is not None:
         raise FlattenError(f"{sub.name} is not a subtype of {what}, {base.name}: {problem} "
                            "(MLS 7.3.2)", span or element.span)
+
+
+def check_class_extends(element: ast.ClassDef, inherited, definition_of) -> None:
+    """``class extends`` ``element`` of a class whose inherited class of that name is
+    ``inherited`` (a ClassEntry or None); ``definition_of(entry)`` is the parsed class."""
+    if inherited is None:
+        raise FlattenError(f"'{element.name}' is extended by 'class extends', but no class of "
+                           "that name is inherited (MLS 7.3.1)", element.span)
+    if not definition_of(inherited).replaceable:
+        raise FlattenError(f"the inherited class {inherited.full_name} is not replaceable: "
+                           "'class extends' replaces a replaceable class (MLS 7.3.1)",
+                           element.span)
