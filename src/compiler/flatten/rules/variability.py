@@ -134,9 +134,13 @@ def check_acyclic_bindings(variables) -> None:
     bound = {variable.name: variable for variable in variables
              if variable.variability in ("constant", "parameter") and
              variable.binding is not None}
-    needs = {name: [node.name for node in nodes(variable.binding)
-                    if type(node) is flat.Var and node.name in bound]
-             for name, variable in bound.items()}
+    needs = {}  # (bindings that are literals, most of them, need nothing)
+    for name, variable in bound.items():
+        if type(variable.binding) is not flat.Const:
+            needed = [node.name for node in nodes(variable.binding)
+                      if type(node) is flat.Var and node.name in bound]
+            if needed:
+                needs[name] = needed
     state: dict = {}  # name -> 1 while on the path, 2 when done
     for start in needs:
         if start in state:
@@ -161,4 +165,4 @@ def check_acyclic_bindings(variables) -> None:
             if following not in state:
                 state[following] = 1
                 path.append(following)
-                stack.append(iter(needs[following]))
+                stack.append(iter(needs.get(following, ())))
