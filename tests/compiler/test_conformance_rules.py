@@ -2063,3 +2063,29 @@ def test_class_extends_of_a_replaceable_class_is_no_rule_error(tmp_path):
     with pytest.raises(CompilerError) as caught:
         _flatten(CLASS_EXTENDS.format(prefix="replaceable "), tmp_path)
     assert caught.value.message == "'class extends' is not supported"
+
+
+STREAM_CONNECTOR = """
+model M
+  connector Port
+    Real p;
+{extra}    flow Real m_flow;
+    stream Real h;
+  end Port;
+  Port port;
+end M;
+"""
+
+
+def test_stream_connector_with_more_potential_than_flow_variables_is_refused(tmp_path):
+    with pytest.raises(CompilerError) as caught:
+        _flatten(STREAM_CONNECTOR.format(extra="    Real T;\n"), tmp_path)
+    assert caught.value.message == ("connector M.Port of 'port' has 1 flow variable but 2 "
+                                    "potential ones; they must be as many (MLS 9.3.1)")
+
+
+def test_balanced_stream_connector_is_no_rule_error(tmp_path):
+    # (stream connectors themselves are a missing feature: the valid model is refused as such)
+    with pytest.raises(CompilerError) as caught:
+        _flatten(STREAM_CONNECTOR.format(extra=""), tmp_path)
+    assert caught.value.message == "stream connectors are not supported"

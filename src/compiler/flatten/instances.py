@@ -307,11 +307,21 @@ def instantiate(inst: Instance, member, inner: bool = False):
         if not _in_connector(inst):
             raise FlattenError(f"'{decl.name}' is a stream variable outside a connector "
                                "(MLS 15.1)", decl.span)
+        if inst.info.kind == "connector" and not inst.info.partial:
+            connection_rules.check_stream_connector_balance(inst, _typed_members(inst))
         raise FlattenError("stream connectors are not supported", decl.span)
     dims, index_types = _dims(decl, decl_env, info, mod)
     if info.is_structured:
         return _structured(inst, decl, info, mod, dims, index_types)
     return _variables(inst, decl, decl_env, info, mod, dims, index_types)
+
+
+def _typed_members(inst: Instance):
+    """The declared components of ``inst`` with the classes of their types."""
+    for member in inst.info.members.values():
+        decl = member.decl
+        entry = names.resolve_type(inst, decl.type_name, member.scope)
+        yield decl, inst.ctx.classes.expand(entry, decl.type_name.span)
 
 
 def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:

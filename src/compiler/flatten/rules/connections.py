@@ -112,10 +112,32 @@ def check_connector_balance(instance) -> None:
     if flows == 0 and not causal:
         return  # a simple connector (MLS 9.3.1)
     if flows != potentials:
-        raise FlattenError(f"connector {info.name} of '{instance.path}' has {flows} flow "
-                           f"variable{'s' if flows != 1 else ''} but {potentials} potential "
-                           f"one{'s' if potentials != 1 else ''}; they must be as many "
-                           "(MLS 9.3.1)", instance.span)
+        _unbalanced(instance, flows, potentials)
+
+
+def check_stream_connector_balance(instance, typed_members) -> None:
+    """The balance of a stream connector, told from its declarations (``(declaration,
+    ClassInfo of its type)`` pairs) before its stream variables are instantiated: its one
+    flow variable (MLS 15.1) meets one potential variable (MLS 9.3.1). Potential variables
+    of structured or array types, whose sizes are not told here, leave it unchecked."""
+    potentials = 0
+    for decl, info in typed_members:
+        if decl.flow or info.flow or decl.condition is not None or \
+                (decl.variability or info.variability) in ("constant", "parameter") or \
+                decl.causality or info.causality:
+            continue
+        if info.is_structured or decl.dims or info.dims:
+            return
+        potentials += 1
+    if potentials != 1:
+        _unbalanced(instance, 1, potentials)
+
+
+def _unbalanced(instance, flows: int, potentials: int):
+    raise FlattenError(f"connector {instance.info.name} of '{instance.path}' has {flows} flow "
+                       f"variable{'s' if flows != 1 else ''} but {potentials} potential "
+                       f"one{'s' if potentials != 1 else ''}; they must be as many "
+                       "(MLS 9.3.1)", instance.span)
 
 
 def _records(instance):
