@@ -2034,6 +2034,12 @@ def test_valid_model_close_to_it_is_accepted(name, tmp_path):
     assert flat.variables or flat.equations
 
 
+def _refusal(source: str, tmp_path) -> CompilerError:
+    with pytest.raises(CompilerError) as caught:
+        _flatten(source, tmp_path)
+    return caught.value
+
+
 CLASS_EXTENDS = """
 model M
   model A
@@ -2051,18 +2057,16 @@ end M;
 
 
 def test_class_extends_of_a_class_that_is_not_replaceable_is_refused(tmp_path):
-    with pytest.raises(CompilerError) as caught:
-        _flatten(CLASS_EXTENDS.format(prefix=""), tmp_path)
-    assert caught.value.message == ("the inherited class M.A.B is not replaceable: 'class "
-                                    "extends' replaces a replaceable class (MLS 7.3.1)")
-    assert (caught.value.span.line, caught.value.span.col) == (9, 3)
+    error = _refusal(CLASS_EXTENDS.format(prefix=""), tmp_path)
+    assert error.message == ("the inherited class M.A.B is not replaceable: 'class extends' "
+                             "replaces a replaceable class (MLS 7.3.1)")
+    assert (error.span.line, error.span.col) == (9, 3)
 
 
 def test_class_extends_of_a_replaceable_class_is_no_rule_error(tmp_path):
     # ('class extends' itself is a missing feature: the valid model is refused as such)
-    with pytest.raises(CompilerError) as caught:
-        _flatten(CLASS_EXTENDS.format(prefix="replaceable "), tmp_path)
-    assert caught.value.message == "'class extends' is not supported"
+    error = _refusal(CLASS_EXTENDS.format(prefix="replaceable "), tmp_path)
+    assert error.message == "'class extends' is not supported"
 
 
 STREAM_CONNECTOR = """
@@ -2078,14 +2082,12 @@ end M;
 
 
 def test_stream_connector_with_more_potential_than_flow_variables_is_refused(tmp_path):
-    with pytest.raises(CompilerError) as caught:
-        _flatten(STREAM_CONNECTOR.format(extra="    Real T;\n"), tmp_path)
-    assert caught.value.message == ("connector M.Port of 'port' has 1 flow variable but 2 "
-                                    "potential ones; they must be as many (MLS 9.3.1)")
+    error = _refusal(STREAM_CONNECTOR.format(extra="    Real T;\n"), tmp_path)
+    assert error.message == ("connector M.Port of 'port' has 1 flow variable but 2 potential "
+                             "ones; they must be as many (MLS 9.3.1)")
 
 
 def test_balanced_stream_connector_is_no_rule_error(tmp_path):
     # (stream connectors themselves are a missing feature: the valid model is refused as such)
-    with pytest.raises(CompilerError) as caught:
-        _flatten(STREAM_CONNECTOR.format(extra=""), tmp_path)
-    assert caught.value.message == "stream connectors are not supported"
+    error = _refusal(STREAM_CONNECTOR.format(extra=""), tmp_path)
+    assert error.message == "stream connectors are not supported"
