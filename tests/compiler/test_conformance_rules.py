@@ -11,6 +11,33 @@ import pytest
 from compiler import api
 from compiler.errors import CompilerError
 
+# an overdetermined record (its equalityConstraint has one residue), for connectors
+_OVERDETERMINED_RECORD = """  record R
+    Real a;
+    function equalityConstraint
+      input R r1;
+      input R r2;
+      output Real residue[1];
+    algorithm
+      residue := {r1.a - r2.a};
+    end equalityConstraint;
+  end R;
+"""
+
+# a connector holding it and one flow variable, balanced, made a root
+_ROOTED_CONNECTOR = """
+model M
+""" + _OVERDETERMINED_RECORD + """  connector C
+    R r;
+    flow Real f;
+  end C;
+  C c;
+equation
+  c.r.a = 1;
+  Connections.root(c.r);
+end M;
+"""
+
 # name: (invalid model, line:col of the error, the message's start, a valid model)
 RULES = {
     # ---------------------------------------------------------------- MLS 4.7 specialized classes
@@ -1935,50 +1962,25 @@ equation
   end when;
 end M;
 """),
-    "graph operator in a when-equation": ("""
+    "graph operator in a when-equation": (_ROOTED_CONNECTOR.replace(
+        "  Connections.root(c.r);\n",
+        "  when time > 1 then\n    Connections.root(c.r);\n  end when;\n"), "21:5", "a Connections operator cannot be used inside a when-equation (MLS 8.3.3, 9.4.1)",
+        _ROOTED_CONNECTOR),
+    "connector with an overdetermined record, unbalanced": ("""
 model M
-  record R
-    Real a;
-    function equalityConstraint
-      input R r1;
-      input R r2;
-      output Real residue[0];
-    algorithm
-    end equalityConstraint;
-  end R;
-  connector C
+""" + _OVERDETERMINED_RECORD + """  connector C
     R r;
+    Real e;
     flow Real f;
   end C;
   C c;
 equation
   c.r.a = 1;
-  when time > 1 then
-    Connections.root(c.r);
-  end when;
-end M;
-""", "20:5", "a Connections operator cannot be used inside a when-equation (MLS 8.3.3, 9.4.1)",
-        """
-model M
-  record R
-    Real a;
-    function equalityConstraint
-      input R r1;
-      input R r2;
-      output Real residue[0];
-    algorithm
-    end equalityConstraint;
-  end R;
-  connector C
-    R r;
-    flow Real f;
-  end C;
-  C c;
-equation
-  c.r.a = 1;
+  c.e = 3;
   Connections.root(c.r);
 end M;
-"""),
+""", "18:3", "connector M.C of 'c' has 1 flow variable but 2 potential ones; they must be "
+             "as many (MLS 9.3.1)", _ROOTED_CONNECTOR),
     "component redeclared as an element with another protection": ("""
 model M
   model A

@@ -53,6 +53,12 @@ def _flatten(library, name: str) -> flat.FlatModel:
     ctx = Context(library)
     entry, definition, top = _top_instance(ctx, library, name)
     instances, records = _walk(top)
+    # (connectors outside expandable ones, which connections do not change: checked before
+    # the connection graph, which refuses overdetermined types it does not support)
+    for instance in instances:
+        if instance.info.kind == "connector" and (
+                instance.parent is None or instance.parent.info.kind not in CONNECTOR_KINDS):
+            connection_rules.check_connector_balance(instance)
     ctx.connections.gather(instances, lambda info: is_overdetermined(ctx, info))
     if ctx.connections.expanded:
         # connections added members to expandable connectors and removed unused ones
@@ -60,10 +66,6 @@ def _flatten(library, name: str) -> flat.FlatModel:
         kept = {record.name for record in records}
         ctx.variables = {name: record for name, record in ctx.variables.items()
                          if name in kept}
-    for instance in instances:
-        if instance.info.kind == "connector" and (
-                instance.parent is None or instance.parent.info.kind not in CONNECTOR_KINDS):
-            connection_rules.check_connector_balance(instance)
     collector = Collector()
     for instance in instances:
         _sections(instance, collector)

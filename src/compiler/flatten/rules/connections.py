@@ -100,7 +100,10 @@ def check_connector_balance(instance) -> None:
     causal = False
     for record in _records(instance):
         if record is None:
-            return  # (an overdetermined record: its residues count, not checked here)
+            return  # (its size is not told here)
+        if type(record) is int:
+            potentials += record  # an overdetermined component: its residues count
+            continue
         if record.variability in ("constant", "parameter"):
             continue
         if record.flow:
@@ -141,16 +144,45 @@ def _unbalanced(instance, flows: int, potentials: int):
 
 
 def _records(instance):
+    """The primitive variables of a connector; for a scalar component of an overdetermined
+    type or record, the number of its ``equalityConstraint`` residues (MLS 9.4.1); None
+    where the count cannot be told (an expandable connector, arrays of overdetermined
+    components)."""
     from compiler.flatten.instances import REMOVED, VarRecord
     for _, node in instance.all_members():
         if node is REMOVED:
             continue
         for element in node.elements:
-            if "equalityConstraint" in element.info.classes or \
-                    element.info.kind == "expandable connector":
+            if element.info.kind == "expandable connector":
                 yield None
                 return
+            if "equalityConstraint" in element.info.classes:
+                # (the dimensions of its own declaration, not those of an array type)
+                arrayed = node.decl is None or node.decl.dims
+                yield None if arrayed else _residue_count(element.info, instance.ctx)
+                break
             if type(element) is VarRecord:
                 yield element
             else:
                 yield from _records(element)
+
+
+def _residue_count(info, ctx):
+    """The size of the output of ``info``'s ``equalityConstraint`` (None if not told)."""
+    from compiler.flatten.context import Env
+    from compiler.flatten.evaluate import evaluate_structural
+    function = ctx.classes.expand(info.classes["equalityConstraint"])
+    outputs = [member for member in function.members.values()
+               if member.decl.causality == "output"]
+    if len(outputs) != 1:
+        return None
+    count = 1
+    for dim in outputs[0].decl.dims:
+        try:
+            size = evaluate_structural(dim, Env(ctx, None, outputs[0].scope), "a size")
+        except FlattenError:
+            return None
+        if type(size) is not int:
+            return None
+        count *= size
+    return count
