@@ -104,6 +104,7 @@ class Classes:
         self._imports: dict[int, tuple] = {}
         self._checked_imports: set[int] = set()
         self._enclosing_cache: dict[int, bool] = {}
+        self._dotted_ok: set[tuple] = set()  # (class id, name): A.name passed its checks
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
@@ -426,10 +427,12 @@ class Classes:
         """Element ``name`` of class ``entry`` named with dot notation (``A.name``), which
         must be public (MLS 4.1) and may be looked up so (MLS 5.3.2)."""
         found = self.member_of(entry, name, span)
-        if found is not None and id(entry) not in self._expanding:
+        if found is not None and id(entry) not in self._expanding and \
+                (id(entry), name) not in self._dotted_ok:
             holder = self.expand(entry, span)
             visibility.check_public(holder, name, span)
             lookup_rules.check_inside(holder, found, name, span, self.definition)
+            self._dotted_ok.add((id(entry), name))
         return found
 
     def member_of(self, entry: ClassEntry, name: str, span=None):

@@ -511,6 +511,8 @@ def _dim_expressions(decl: ast.Component, env: Env, info: ClassInfo) -> list:
 
 def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
     """The sizes of a component's dimensions, and the type of index of each (see Node)."""
+    if not decl.dims and not info.dims:
+        return (), ()  # (a scalar, most components)
     dims, index_types = [], []
     for position, (dim, dim_env) in enumerate(_dim_expressions(decl, env, info)):
         if isinstance(dim, ast.Colon):
