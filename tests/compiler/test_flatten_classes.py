@@ -290,17 +290,16 @@ model Board
   parameter Boolean withLoad = false;
   parameter Boolean withMeter = true;
   Load load if withLoad;
-  Real meter if withMeter;
+  Real meter = p.v if withMeter;  // (only modified or connected, MLS 4.4.5)
   Pin p;
 equation
   connect(p, load.p);
   p.v = 1;
-  meter = p.v;
 end Board;
 """)
     assert [var.name for var in model.variables] == ["withLoad", "withMeter", "meter", "p.v",
                                                      "p.i"]
-    assert flatten.equations(model.equations) == ["p.v = 1;", "meter = p.v;", "p.i = 0.0;"]
+    assert flatten.equations(model.equations) == ["meter = p.v;", "p.v = 1;", "p.i = 0.0;"]
     assert model.variable("withLoad").structural
 
 

@@ -302,7 +302,7 @@ end Holder;
 model M
   Holder h(redeclare B part);
 end M;
-""", "12:12", "component 'part' is not replaceable"),
+""", "12:12", "'part' is not replaceable (MLS 7.3.3)"),
     "partial model instantiated": ("""
 partial model Base
   Real x;

@@ -10,6 +10,7 @@ from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.calls import bind_arguments
 from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.values import RecordValue, ShapeError
 from compiler.lang import ast
 
@@ -71,6 +72,8 @@ def _kept(name: str, names: tuple):
         args = [_value(arg, env) for arg in _arguments(call, names, name)]
         if name == "der":
             _check_der(args[0], env, call)
+        elif name in operator_rules.NUMERIC_ARGUMENTS:
+            operator_rules.check_numeric_arguments(name, args, env.ctx, call.span)
         try:
             return broadcast(lambda *items: flat.Call(name, items), args)
         except ShapeError as error:
@@ -132,10 +135,30 @@ def _smooth(call, env):
 
 def _delay(call, env):
     expr, delay_time, delay_max = _arguments(call, ("expr", "delayTime", "delayMax"), "delay", 2)
+    given_max = delay_max is not None
     delay_time = _scalar(delay_time, env, "delay")
-    delay_max = _scalar(delay_max, env, "delay") if delay_max is not None else delay_time
+    delay_max = _scalar(delay_max, env, "delay") if given_max else delay_time
+    _check_delay(delay_time, delay_max, given_max, env.ctx, call.span)
     return values.elementwise(lambda item: flat.Call("delay", (item, delay_time, delay_max)),
                               _value(expr, env))
+
+
+def _check_delay(delay_time, delay_max, given_max: bool, ctx, span) -> None:
+    """delayMax (or, without it, delayTime) is a parameter expression, and
+    0 <= delayTime <= delayMax where both are known (MLS 3.7.4.1)."""
+    from compiler.flatten.evaluate import evaluate
+    from compiler.flatten.exprtypes import is_parameter_expression
+    if not is_parameter_expression(delay_max, ctx):
+        what = "delayMax" if given_max else "delayTime (there is no delayMax)"
+        raise FlattenError(f"the {what} of delay() must be a parameter expression "
+                           "(MLS 3.7.4.1)", span)
+    try:
+        low, high = evaluate(delay_time, ctx), evaluate(delay_max, ctx)
+    except NotEvaluable:
+        return
+    if not 0 <= low <= high:
+        raise FlattenError(f"delay(): delayTime is {low}, outside [0, delayMax = {high}] "
+                           "(MLS 3.7.4.1)", span)
 
 
 # String(x, minimumLength, leftJustified, significantDigits) or String(x, format) (MLS
@@ -355,6 +378,9 @@ def _cardinality(call, env):
         return flat.Const(0)
     if type(element) is tuple:
         raise FlattenError("cardinality() needs a scalar connector", call.span)
+    if element.info.kind not in ("connector", "expandable connector"):
+        raise FlattenError(f"cardinality() needs a connector; '{connector.dotted}' is not one "
+                           "(MLS 3.7.4)", call.span)
     return flat.Const(env.ctx.connections.cardinality(element))
 
 
@@ -403,6 +429,20 @@ def _cat_values(dim, *parts):
     return values.concatenate(dim.value, list(parts))
 
 
+def _stream_operator(name: str):
+    """inStream/actualStream: their argument is a stream variable (MLS 15.2, 15.3); stream
+    variables are not supported, so one that resolves is not one."""
+    def handler(call, env):
+        from compiler.flatten.names import resolve_elements
+        (arg,) = _arguments(call, ("v",), name)
+        if type(arg) is ast.ComponentRef and env.instance is not None and \
+                resolve_elements(arg, env) is not None:
+            raise FlattenError(f"{name}() needs a stream variable; '{arg.dotted}' is not one "
+                               "(MLS 15.2)", call.span)
+        raise FlattenError(UNSUPPORTED[name], call.span)
+    return handler
+
+
 def _unsupported(message: str):
     def handler(call, env):
         raise FlattenError(message, call.span)
@@ -434,3 +474,4 @@ BUILTINS.update({
     "getInstanceName": _instance_name,
 })
 BUILTINS.update({name: _unsupported(message) for name, message in UNSUPPORTED.items()})
+BUILTINS.update({name: _stream_operator(name) for name in ("inStream", "actualStream")})

@@ -12,6 +12,8 @@ import dataclasses
 from compiler import flat
 from compiler.flatten import values
 from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.rules import lookup as lookup_rules
+from compiler.flatten.rules import visibility
 from compiler.flatten.values import RecordValue, ShapeError
 from compiler.lang import ast
 
@@ -133,7 +135,7 @@ def function_class_and_owner(func: ast.ComponentRef, env):
     for part in func.parts[1:]:
         if not isinstance(found, ClassEntry):
             break
-        found = classes.member_of(found, part.name, part.span)
+        found = classes.public_member_of(found, part.name, part.span)
     if not isinstance(found, ClassEntry):
         raise FlattenError(f"unknown function '{func.dotted}'", func.span)
     return found, env.instance
@@ -143,19 +145,29 @@ def _through_components(func: ast.ComponentRef, env):
     """``world.gravityAcceleration``: a function of the class of a component (as the
     component's modification redeclares it), or None when the name is not a component."""
     from compiler.flatten.instances import REMOVED, Instance
+    from compiler.flatten.names import check_unconditional
     from compiler.library import ClassEntry
     instance = env.instance
     parts = func.parts
+    through = []
     for position, part in enumerate(parts[:-1]):
         node = instance.member(part.name)
         if node is None or node is REMOVED or node.is_var or not node.elements:
             return None if position == 0 else _not_a_function(func)
+        check_unconditional(node, part)
+        through.append((node, part))
+        if position > 0:
+            visibility.check_public(instance.info, part.name, part.span)
         instance = node.elements[0]
         if not isinstance(instance, Instance):
             return _not_a_function(func)
     found = instance.class_named(parts[-1].name)
     if not isinstance(found, ClassEntry):
         _not_a_function(func)
+    visibility.check_public(instance.info, parts[-1].name, parts[-1].span)
+    kind = env.ctx.classes.definition(found).kind
+    for node, part in through:
+        lookup_rules.check_function_through(node, part, kind)
     return found, instance
 
 

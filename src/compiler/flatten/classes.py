@@ -10,6 +10,8 @@ import dataclasses
 
 from compiler.errors import CompilerError
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.rules import lookup as lookup_rules
+from compiler.flatten.rules import redeclarations, restrictions, visibility
 from compiler.lang import ast, parse
 from compiler.library import ClassEntry
 
@@ -51,7 +53,7 @@ class ClassInfo:
     __slots__ = ("entry", "kind", "partial", "builtin", "literals", "members", "classes",
                  "equations", "initial_equations", "algorithms", "initial_algorithms",
                  "type_layers", "dims", "flow", "variability", "causality", "composition",
-                 "external_object", "enumeration")
+                 "external_object", "enumeration", "protected", "bases")
 
     def __init__(self, entry: ClassEntry, definition: ast.ClassDef):
         self.entry = entry
@@ -71,6 +73,8 @@ class ClassInfo:
         self.composition = definition.body if isinstance(definition.body, ast.Composition) else None
         self.external_object = False  # extends ExternalObject
         self.enumeration = ""          # the enumeration whose literals it has (short classes)
+        self.protected: set[str] = set()  # its protected elements (components and classes)
+        self.bases: set[int] = set()  # ids of the entries of its base classes, transitively
 
     @property
     def name(self) -> str:
@@ -98,6 +102,9 @@ class Classes:
         self._infos: dict[int, ClassInfo] = {}
         self._expanding: dict[int, ClassEntry] = {}
         self._imports: dict[int, tuple] = {}
+        self._checked_imports: set[int] = set()
+        self._enclosing_cache: dict[int, bool] = {}
+        self._dotted_ok: set[tuple] = set()  # (class id, name): A.name passed its checks
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
@@ -138,11 +145,14 @@ class Classes:
                     BUILTIN_CLASSES.get(entry.name) is entry:
                 info.builtin = entry.name
             else:
+                restrictions.check_name(entry, definition)
                 self._fill(info, definition)
         finally:
             del self._expanding[key]
         self._infos[key] = info
         self._by_name.setdefault(info.name, info)
+        if definition.replaceable and definition.constraint is not None:
+            redeclarations.check_replaceable(self, self.side(entry))
         return info
 
     def _fill(self, info: ClassInfo, definition: ast.ClassDef) -> None:
@@ -150,6 +160,7 @@ class Classes:
         if isinstance(body, ast.Enumeration):
             if body.unspecified:
                 raise FlattenError("enumeration(:) is not supported", definition.span)
+            restrictions.check_enumeration(body)
             info.builtin = "enumeration"
             info.literals = tuple(literal.name for literal in body.literals)
             info.enumeration = info.name
@@ -160,13 +171,18 @@ class Classes:
         else:
             if definition.extends_base:
                 raise FlattenError("'class extends' is not supported", definition.span)
+            restrictions.check_composition(info.kind, info.name, definition, body)
             self._composition(info, body)
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
         base_entry = self.lookup_class(body.base, entry.parent, definition.span)
         base = self.expand(base_entry, body.base.span)
+        restrictions.check_extends(info.kind, base, body.base.span, short=True)
+        # a short class of a partial class is partial (MLS 4.6.1)
+        info.partial = info.partial or base.partial
         self._inherit(info, base, body.modification, entry.parent)
+        info.protected.update(base.protected)
         info.dims = tuple((dim, entry.parent) for dim in body.dims) + base.dims
         info.flow = body.flow or base.flow
         info.variability = body.variability or base.variability
@@ -176,6 +192,8 @@ class Classes:
 
     def _inherit(self, info: ClassInfo, base: ClassInfo, modification, scope) -> None:
         """Add the elements of ``base`` as modified by ``modification`` (written in ``scope``)."""
+        info.bases.add(id(base.entry))
+        info.bases.update(base.bases)
         if base.builtin is not None:
             if info.builtin is not None and info.builtin != base.builtin:
                 raise FlattenError(f"class {info.name} extends two different built-in types",
@@ -193,14 +211,18 @@ class Classes:
         if base.entry is EXTERNAL_OBJECT or base.external_object:
             info.external_object = True
         per_member = _split_arguments(modification)
-        for name, redeclared in per_member.pop(None, {}).items():
+        redeclared_classes = per_member.pop(None, {})
+        for name, redeclared in redeclared_classes.items():
             self._redeclare_class(info, base, name, redeclared, scope)
         for name, member in base.members.items():
             args = per_member.pop(name, ())
             layers = (((tuple(args), scope),) + member.layers) if args else member.layers
             self._add_member(info, Member(member.decl, member.scope, layers), inherited=True)
         for name, entry in base.classes.items():
-            info.classes.setdefault(name, entry)
+            existing = info.classes.setdefault(name, entry)
+            if existing is not entry and name not in redeclared_classes:
+                self._check_same_class(existing, entry, modification.span if modification
+                                       else None)
         for name, args in per_member.items():
             if name not in base.classes:
                 raise FlattenError(f"class {base.name} has no element '{name}' to modify",
@@ -215,9 +237,83 @@ class Classes:
         if original is None:
             raise FlattenError(f"class {base.name} has no class '{name}' to redeclare",
                                argument.span)
-        if not self.definition(original).replaceable:
-            raise FlattenError(f"class '{name}' is not replaceable", argument.span)
-        info.classes[name] = ClassEntry(name, scope, argument.element)
+        entry = ClassEntry(name, scope, argument.element)
+        self.check_class_redeclaration(original, entry, argument.span)
+        info.classes[name] = entry
+
+    def side(self, entry: ClassEntry) -> redeclarations.Side:
+        """A replaceable class for the redeclaration rules: its definition, with its names
+        resolved where it is written."""
+        def expanded():
+            try:
+                return self.expand(entry)
+            except FlattenError:
+                return None  # (``enumeration(:)``, waiting for its redeclaration)
+        return redeclarations.Side(self.definition(entry), self.resolver(entry.parent),
+                                   expanded)
+
+    def resolver(self, scope):
+        """``type name -> ClassInfo`` seen from ``scope`` (None when it does not resolve)."""
+        def resolve(type_name):
+            try:
+                return self.expand(self.lookup_class(type_name, scope), type_name.span)
+            except FlattenError:
+                return None
+        return resolve
+
+    def check_class_redeclaration(self, original: ClassEntry, new: ClassEntry, span) -> None:
+        redeclarations.check_redeclaration(self, self.side(original), self.side(new), span)
+
+    def _check_same_class(self, first: ClassEntry, second: ClassEntry, span) -> None:
+        """Two classes of one name, inherited or declared, are identical (MLS 7.1)."""
+        if self.definition(first) != self.definition(second):
+            raise FlattenError(f"class '{first.name}' is inherited and declared again "
+                               f"differently ({first.full_name} and {second.full_name}): "
+                               "elements of the same name must be identical (MLS 7.1)",
+                               span or self.definition(second).span)
+
+    def _encloses_operator_record(self, entry: ClassEntry) -> bool:
+        """Whether a class holds an operator record among its nested class definitions."""
+        found = self._enclosing_cache.get(id(entry))
+        if found is None:
+            self._enclosing_cache[id(entry)] = False  # (while looking: no cycles)
+            body = self.definition(entry).body
+            found = isinstance(body, ast.Composition) and any(
+                isinstance(element, ast.ClassDef) and (
+                    element.kind == "operator record" or
+                    self._encloses_operator_record(entry.child(element.name)))
+                for element in body.elements)
+            self._enclosing_cache[id(entry)] = found
+        return found
+
+    def _redeclare_member(self, info: ClassInfo, element: ast.Component, entry) -> None:
+        """``redeclare Real x = 3`` among the elements of a class: the inherited component
+        replaced, with its prefixes where the new one gives none; the extends modifications
+        apply to the new declaration (MLS 7.3)."""
+        original = info.members.get(element.name)
+        if original is None:
+            raise FlattenError(f"there is no inherited element '{element.name}' to redeclare "
+                               "(MLS 7.3)", element.span)
+        redeclarations.check_protection(element.name in info.protected, element)
+        redeclarations.check_redeclaration(
+            self, redeclarations.Side(original.decl, self.resolver(original.scope)),
+            redeclarations.Side(element, self.resolver(entry)), element.span)
+        old = original.decl
+        decl = dataclasses.replace(
+            element, dims=element.dims or old.dims, flow=element.flow or old.flow,
+            variability=element.variability or old.variability,
+            causality=element.causality or old.causality,
+            condition=element.condition or old.condition)
+        info.members[element.name] = Member(decl, entry, original.layers)
+
+    def _redeclare_element(self, info: ClassInfo, new: ClassEntry, element) -> None:
+        """``redeclare model X ... end X`` among the elements of a class."""
+        original = info.classes.get(element.name)
+        if original is None:
+            raise FlattenError(f"there is no inherited class '{element.name}' to redeclare "
+                               "(MLS 7.3)", element.span)
+        redeclarations.check_protection(element.name in info.protected, element)
+        self.check_class_redeclaration(original, new, element.span)
 
     def _add_member(self, info: ClassInfo, member: Member, inherited: bool = False) -> None:
         name = member.decl.name
@@ -252,11 +348,26 @@ class Classes:
 
     def _composition(self, info: ClassInfo, body: ast.Composition) -> None:
         entry = info.entry
+        bases = []
         for element in body.elements:
             if isinstance(element, ast.Extends):
                 base_entry = self.lookup_class(element.base, entry, element.span, own_only=True)
+                if self.definition(base_entry).replaceable:
+                    raise FlattenError(f"the base class {base_entry.full_name} is replaceable; "
+                                       "a base class must not be (MLS 7.1.4)", element.span)
                 base = self.expand(base_entry, element.span)
+                restrictions.check_extends(info.kind, base, element.span, short=False)
+                if self._encloses_operator_record(base_entry):
+                    raise FlattenError(f"{base_entry.full_name} encloses an operator record; a "
+                                       "class enclosing one cannot be extended (MLS 4.7)",
+                                       element.span)
+                bases.append((element, base))
                 self._inherit(info, base, element.modification, entry)
+                # a protected extends makes every inherited element protected (MLS 7.1.2)
+                info.protected.update(base.members if element.protected else base.protected)
+                if element.protected:
+                    info.protected.update(base.classes)
+        restrictions.check_combination(info.name, body, bases)
         own = set()
         for element in body.elements:
             if isinstance(element, ast.Component):
@@ -266,11 +377,26 @@ class Classes:
                     raise FlattenError(f"duplicate declaration of '{element.name}'{where}",
                                        element.span)
                 own.add(element.name)
-                self._add_member(info, Member(element, entry))
+                if element.redeclare:
+                    self._redeclare_member(info, element, entry)
+                else:
+                    self._add_member(info, Member(element, entry))
             elif isinstance(element, ast.ClassDef):
                 if element.name in info.members:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
+                if element.extends_base:
+                    redeclarations.check_class_extends(element, info.classes.get(element.name),
+                                                       self.definition)
+                if element.redeclare:
+                    self._redeclare_element(info, entry.child(element.name), element)
+                elif element.name in info.classes and not element.extends_base:
+                    self._check_same_class(info.classes[element.name],
+                                           entry.child(element.name), element.span)
                 info.classes[element.name] = entry.child(element.name)
+            else:
+                continue
+            if element.protected:
+                info.protected.add(element.name)
         if entry.directory is not None:
             for name, child in entry.children().items():
                 info.classes.setdefault(name, child)
@@ -278,6 +404,8 @@ class Classes:
         info.initial_equations.extend((eq, entry) for eq in body.initial_equations)
         info.algorithms.extend((stmts, entry) for stmts in body.algorithms)
         info.initial_algorithms.extend((stmts, entry) for stmts in body.initial_algorithms)
+        if info.kind == "connector":
+            restrictions.check_stream_connector(info)
 
     # ---------------------------------------------------------------------------- lookup
     def lookup_class(self, name: ast.TypeName, scope: ClassEntry | None, span=None,
@@ -288,11 +416,23 @@ class Classes:
         for part in name.parts[1:]:
             if not isinstance(found, ClassEntry):
                 break
-            found = self.member_of(found, part, name.span)
+            found = self.public_member_of(found, part, name.span)
         if not isinstance(found, ClassEntry):
             message = (f"unknown type '{name.dotted}'" if found is None
                        else f"'{name.dotted}' is a component, not a class")
             raise FlattenError(message, name.span or span)
+        return found
+
+    def public_member_of(self, entry: ClassEntry, name: str, span=None):
+        """Element ``name`` of class ``entry`` named with dot notation (``A.name``), which
+        must be public (MLS 4.1) and may be looked up so (MLS 5.3.2)."""
+        found = self.member_of(entry, name, span)
+        if found is not None and id(entry) not in self._expanding and \
+                (id(entry), name) not in self._dotted_ok:
+            holder = self.expand(entry, span)
+            visibility.check_public(holder, name, span)
+            lookup_rules.check_inside(holder, found, name, span, self.definition)
+            self._dotted_ok.add((id(entry), name))
         return found
 
     def member_of(self, entry: ClassEntry, name: str, span=None):
@@ -338,24 +478,48 @@ class Classes:
             imports = tuple(element for element in body.elements
                             if isinstance(element, ast.Import)) \
                 if isinstance(body, ast.Composition) else ()
+            lookup_rules.check_import_names(imports)
             self._imports[id(scope)] = imports
         return imports
 
     def _imported(self, name: str, scope: ClassEntry):
+        """``name`` as the imports of ``scope`` give it: qualified and renaming imports first,
+        then the public elements of the packages of unqualified ones (MLS 13.2.1)."""
+        wildcards = []
         for element in self._imports_of(scope):
             path = element.path
-            if element.alias == name or (not element.alias and not element.wildcard and
-                                         not element.names and path[-1] == name):
-                return self._global(path, element.span)
-            if name in element.names:
-                return self._global(path + (name,), element.span)
             if element.wildcard:
-                package = self._global(path, element.span)
-                if isinstance(package, ClassEntry):
-                    found = self.member_of(package, name, element.span)
-                    if found is not None:
-                        return found
-        return None
+                wildcards.append(element)
+            elif element.alias == name or (not element.alias and not element.names and
+                                           path[-1] == name):
+                self._check_import(element, path[:-1])
+                return self._global(path, element.span)
+            elif name in element.names:
+                self._check_import(element, path)
+                return self._global(path + (name,), element.span)
+        found = None
+        for element in wildcards:
+            package = self._global(element.path, element.span)
+            if not isinstance(package, ClassEntry):
+                continue
+            self._check_import(element, element.path)
+            candidate = self.member_of(package, name, element.span)
+            if candidate is None or name in self.expand(package).protected:
+                continue
+            if found is not None and candidate is not found:
+                raise FlattenError(f"'{name}' is found by two unqualified imports (MLS 13.2.1)",
+                                   element.span)
+            found = candidate
+        return found
+
+    def _check_import(self, element: ast.Import, holder_path: tuple) -> None:
+        """What an import names is a package or an element of one (checked once)."""
+        if id(element) in self._checked_imports:
+            return
+        self._checked_imports.add(id(element))
+        holder = self._global(holder_path, element.span) if holder_path else None
+        if isinstance(holder, ClassEntry):
+            lookup_rules.check_import(element, self.expand(holder, element.span))
 
     def _global(self, path: tuple, span):
         found = self.library.root(path[0])
@@ -363,7 +527,7 @@ class Classes:
             if not isinstance(found, ClassEntry):
                 found = None
                 break
-            found = self.member_of(found, part, span)
+            found = self.public_member_of(found, part, span)
         if found is None:
             raise FlattenError(f"imported name '{'.'.join(path)}' not found", span)
         return found

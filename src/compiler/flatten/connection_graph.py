@@ -23,9 +23,9 @@ QUERY_OPERATORS = frozenset({"isRoot", "rooted", "uniqueRootIndices"})
 
 
 def graph_operator(call: ast.Call) -> str | None:
-    """``branch`` for ``Connections.branch(...)`` (and so on), else None."""
+    """``branch`` for ``Connections.branch(...)`` (also ``.Connections.branch``), else None."""
     func = call.func
-    if len(func.parts) == 2 and func.parts[0].name == "Connections" and not func.is_global:
+    if len(func.parts) == 2 and func.parts[0].name == "Connections":
         return func.parts[1].name
     return None
 
@@ -47,6 +47,7 @@ class Connections:
         self.tree_edges: set = set()      # positions in ``optional`` of edges in the trees
         self.branches: dict = {}          # id of first argument of branch -> id of second
         self.expanded = False             # expandable connectors got or lost members
+        self._operators: list = []        # graph operators met, (call, env, span)
 
     # ------------------------------------------------------------------------- gathering
     def gather(self, instances, overdetermined) -> None:
@@ -54,9 +55,14 @@ class Connections:
         the spanning trees. ``overdetermined(info)`` says whether a class is overdetermined."""
         from compiler.flatten.context import Env
         from compiler.flatten.expandable import complete_expandable
+        # (graph operators are handled once every placement is checked)
         for instance in instances:
             for eq, scope in instance.info.equations:
                 self._equation(eq, Env(instance.ctx, instance, scope))
+            for statements, _ in instance.info.algorithms + instance.info.initial_algorithms:
+                _refuse_in_algorithm(statements)
+        for call, env, span in self._operators:
+            self._operator(call, env, span)
         self.expanded = complete_expandable(self.connects)
         for index, (eq, env) in enumerate(self.connects):
             self._count(eq, env, index, overdetermined)
@@ -87,7 +93,7 @@ class Connections:
         elif kind is ast.EqWhen:
             _refuse_connects(eq, "a when-equation")
         elif kind is ast.EqCall and graph_operator(eq.call) is not None:
-            self._operator(eq.call, env, eq.span)
+            self._operators.append((eq.call, env, eq.span))
 
     def _section(self, items, env) -> None:
         for item in items:
@@ -135,6 +141,14 @@ class Connections:
         element = resolve_elements(ref, env)
         if element is None:
             return None  # through a disabled conditional component
+        probe = element
+        while type(probe) is tuple and probe:
+            probe = probe[0]
+        if not isinstance(probe, Instance) and hasattr(probe, "info") and \
+                "equalityConstraint" in probe.info.classes:
+            raise FlattenError(f"'{unparse(ref)}' is of an overdetermined type (a type with a "
+                               "function equalityConstraint): these are not supported",
+                               ref.span or span)
         if type(element) is tuple or not isinstance(element, Instance):
             raise FlattenError(f"'{unparse(ref)}' is not an overdetermined record (a record "
                                "with a function equalityConstraint)", ref.span or span)
@@ -275,7 +289,24 @@ def _refuse_connects(eq, where: str) -> None:
         if type(item) is ast.EqConnect or (type(item) is ast.EqCall and
                                            graph_operator(item.call) in GRAPH_OPERATORS):
             what = "connect" if type(item) is ast.EqConnect else "a Connections operator"
-            raise FlattenError(f"{what} cannot be used inside {where}", item.span)
+            raise FlattenError(f"{what} cannot be used inside {where} (MLS 8.3.3, 9.4.1)",
+                               item.span)
+
+
+def _refuse_in_algorithm(statements) -> None:
+    """The graph operators are equations: not statements of an algorithm (MLS 9.4.1)."""
+    for statement in statements:
+        kind = type(statement)
+        if kind is ast.CallStmt and graph_operator(statement.call) in GRAPH_OPERATORS:
+            raise FlattenError(f"Connections.{graph_operator(statement.call)}() is an equation "
+                               "of the connection graph; it cannot be used in an algorithm "
+                               "(MLS 9.4.1)", statement.span)
+        if kind is ast.ForStmt or kind is ast.WhileStmt:
+            _refuse_in_algorithm(statement.body)
+        elif kind is ast.IfStmt or kind is ast.WhenStmt:
+            for _, body in statement.branches:
+                _refuse_in_algorithm(body)
+            _refuse_in_algorithm(getattr(statement, "else_", ()))
 
 
 def _connects_in(eq) -> bool:

@@ -11,6 +11,7 @@ from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.instances import REMOVED, VarRecord
 from compiler.flatten.names import resolve_elements
+from compiler.flatten.rules import connections as connection_rules
 from compiler.lang import ast, unparse
 
 _CONNECTOR_KINDS = frozenset({"connector", "expandable connector"})
@@ -78,6 +79,8 @@ def connection_equations(connections, all_flows) -> tuple[list, list]:
             equations.append(flat.Equation(_signed_sum(terms), flat.Const(0.0), span))
             owners.append(owner)
             continue
+        if record.causality:
+            connection_rules.check_sources(group, sets.info, _is_source)
         first = flat.Var(group[0][0])
         for key in group[1:]:
             _, key_span, key_owner = sets.info[key]
@@ -104,6 +107,8 @@ def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
     """Join the connection sets of one connect; returns its residue equations."""
     sides = []
     for ref in (eq.a, eq.b):
+        if len(ref.parts) > 2:  # (c and m.c, c1.c2 always have the form)
+            connection_rules.check_form(ref, env, eq)
         elements = resolve_elements(ref, env)
         if elements is None:
             return []  # a conditional component that is disabled: the connect is dropped
@@ -124,7 +129,7 @@ def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
             residues.extend(_residues(node_a, node_b, env, eq))
         cut = {id(record) for node, _ in broken for _, record in _primitives(node, "")}
         for (_, ra), (_, rb) in zip(left_vars, right_vars):
-            _check_pair(ra, a_outside, rb, b_outside, eq)
+            _check_pair(ra, a_outside, rb, b_outside, eq, env.ctx)
             if ra.variability in ("constant", "parameter") or id(ra) in cut:
                 continue
             key_a, key_b = (ra.name, a_outside), (rb.name, b_outside)
@@ -238,14 +243,20 @@ def _check_same_structure(left: list, right: list, eq) -> None:
                        f"{detail}", eq.span)
 
 
-def _check_pair(ra: VarRecord, a_outside: bool, rb: VarRecord, b_outside: bool, eq) -> None:
+def _check_pair(ra: VarRecord, a_outside: bool, rb: VarRecord, b_outside: bool, eq,
+                ctx) -> None:
     if ra.flow != rb.flow:
         flow, other = (ra, rb) if ra.flow else (rb, ra)
         raise FlattenError(f"cannot connect flow variable '{flow.name}' to non-flow variable "
                            f"'{other.name}'", eq.span)
-    if ra.type != rb.type and not {ra.type, rb.type} <= {"Real", "Integer"}:
-        raise FlattenError(f"cannot connect '{ra.name}' ({ra.type}) to '{rb.name}' ({rb.type})",
-                           eq.span)
+    if _in_expandable(ra) or _in_expandable(rb):
+        # (an expandable connector's members take their causality from their connections)
+        ra_type, rb_type = ra.type, rb.type
+        if ra_type != rb_type and not {ra_type, rb_type} <= {"Real", "Integer"}:
+            raise FlattenError(f"cannot connect '{ra.name}' ({ra_type}) to '{rb.name}' "
+                               f"({rb_type})", eq.span)
+    else:
+        connection_rules.check_matched(ra, rb, ctx, eq)
     if _is_source(ra, a_outside) and _is_source(rb, b_outside):
         kinds = {ra.causality, rb.causality}
         what = "two outputs" if kinds == {"output"} else (
@@ -253,6 +264,11 @@ def _check_pair(ra: VarRecord, a_outside: bool, rb: VarRecord, b_outside: bool, 
             "an output and an input of the enclosing model")
         raise FlattenError(f"cannot connect {what}: '{ra.name}' and '{rb.name}' would both "
                            "set the same signal", eq.span)
+
+
+def _in_expandable(record: VarRecord) -> bool:
+    instance = record.env.instance
+    return instance is not None and instance.info.kind == "expandable connector"
 
 
 def _is_source(record: VarRecord, outside: bool) -> bool:

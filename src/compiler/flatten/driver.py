@@ -18,6 +18,10 @@ from compiler.flatten.equations import Collector, Where, count_equations, flatte
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.exprtypes import check_same_type
 from compiler.flatten.instances import REMOVED, Instance
+from compiler.flatten.rules import connections as connection_rules
+from compiler.flatten.rules import operators as operator_rules
+from compiler.flatten.rules.connections import CONNECTOR_KINDS
+from compiler.flatten.rules import variability as variability_rules
 from compiler.flatten.translate import variable_binding
 from compiler.flatten.variables import annotation_info, flat_variable
 from compiler.flatten.walk import nodes
@@ -49,6 +53,12 @@ def _flatten(library, name: str) -> flat.FlatModel:
     ctx = Context(library)
     entry, definition, top = _top_instance(ctx, library, name)
     instances, records = _walk(top)
+    # (connectors outside expandable ones, which connections do not change: checked before
+    # the connection graph, which refuses overdetermined types it does not support)
+    for instance in instances:
+        if instance.info.kind == "connector" and (
+                instance.parent is None or instance.parent.info.kind not in CONNECTOR_KINDS):
+            connection_rules.check_connector_balance(instance)
     ctx.connections.gather(instances, lambda info: is_overdetermined(ctx, info))
     if ctx.connections.expanded:
         # connections added members to expandable connectors and removed unused ones
@@ -69,11 +79,19 @@ def _flatten(library, name: str) -> flat.FlatModel:
     states, discrete, reinits = _scan((tuple(equations), tuple(collector.initial_equations),
                                        algorithms, initial_algorithms))
     for reinit in reinits:
+        variability_rules.check_reinit_target(reinit, ctx)
         if reinit.var.name not in states:
             raise FlattenError(f"reinit of '{reinit.var.name}', which is not a state: it does "
                                "not appear in der()", reinit.span)
+    variability_rules.check_derivatives(equations, states, discrete, ctx)
+    variability_rules.check_discrete_assigned(records, discrete)
+    variability_rules.check_discrete_bindings(records, ctx, discrete)
+    variability_rules.check_when_targets(
+        list(zip(equations, owners)) + [(item, owner) for item, owner, _ in collector.algorithms],
+        ctx)
     _check_balance(top, records, name, list(zip(equations, owners)), collector.algorithms)
     variables = tuple(flat_variable(record, ctx, record.name in discrete) for record in records)
+    variability_rules.check_acyclic_bindings(variables)
     variables += tuple(ctx.auxiliaries)
     # a variable's attributes may make a parameter declared before it structural
     variables = tuple(dataclasses.replace(variable, structural=True)
@@ -199,6 +217,7 @@ def _binding_equations(records, ctx):
         span = binding.expr.span or record.span
         var = flat.Var(record.name)
         check_same_type(None, (var, value), ctx, span, f"the binding of '{record.name}'")
+        operator_rules.check_binding_type(record.type, value, ctx, span, record.name)
         equations.append(flat.Equation(var, value, span))
         instance = binding.env.instance
         owners.append(instance.owner if instance is not None else record.owner)

@@ -10,7 +10,7 @@ connector instances completed: ``connect(bus.x, sensor.y)`` adds ``x`` (of ``y``
 from __future__ import annotations
 
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.instances import REMOVED, Instance
+from compiler.flatten.instances import REMOVED, Instance, VarRecord
 from compiler.flatten.names import resolve_elements
 from compiler.lang import ast, unparse
 
@@ -29,16 +29,24 @@ def complete_expandable(connects) -> bool:
     ``connect(gain.u, stack.bus.x)`` through an array of sub-buses) counts element by
     element."""
     pending, joined, named = [], [], {}
+    reads, fed = [], set()
     for eq, env in connects:
         sides = [_sides(ref, env) for ref in (eq.a, eq.b)]
         if len(sides[0]) != len(sides[1]):
             continue  # the connection equations report the sizes
         for position, (a, b) in enumerate(zip(*sides)):
-            for (bus, name, element), other in ((a, (eq.b, position)), (b, (eq.a, position))):
+            for (bus, name, element), other, (_, _, other_element), other_ref in (
+                    (a, (eq.b, position), b, eq.b), (b, (eq.a, position), a, eq.a)):
                 if bus is not None:
                     named.setdefault(id(bus), (bus, set()))[1].add(name)
                     if element is None:
                         pending.append((bus, name, other, env, eq))
+                    if _inside_input(other_element, other_ref, env) and \
+                            not is_expandable(bus.parent):
+                        # (sub-buses join element by element later: only whole buses count)
+                        reads.append((bus, name, eq))
+                    else:
+                        fed.add((id(bus), name))
             if is_expandable(a[2]) and is_expandable(b[2]):
                 joined.append((a[2], b[2]))
     if not named and not joined:
@@ -46,7 +54,10 @@ def complete_expandable(connects) -> bool:
     _add_pending(pending)
     present = {key: set(names) for key, (_, names) in named.items()}
     buses = {key: bus for key, (bus, _) in named.items()}
-    _join(joined, present, buses)
+    pairs: list = []
+    _join(joined, present, buses, pairs)
+    if reads:
+        _check_inputs_fed(reads, fed, pairs)
     for key, bus in buses.items():
         keep = present.get(key, set()) | set(bus.added)
         for name in list(bus.info.members):
@@ -117,9 +128,43 @@ def _add_pending(pending: list) -> None:
         pending = left
 
 
-def _join(joined: list, present: dict, buses: dict) -> None:
+def _inside_input(element, ref: ast.ComponentRef, env) -> bool:
+    """Whether a connect's other side ``ref`` is an input variable of an inside component
+    (``a.u``, ``a`` no connector), which reads the bus member rather than providing it."""
+    if not isinstance(element, VarRecord) or element.causality != "input" or \
+            len(ref.parts) < 2:
+        return False
+    first = resolve_elements(ast.ComponentRef(ref.parts[:1], ref.is_global, ref.span), env)
+    first = next(flat_elements(first), None) if first is not None else None
+    return isinstance(first, Instance) and first.info.kind not in ("connector", EXPANDABLE)
+
+
+def _check_inputs_fed(reads: list, fed: set, pairs: list) -> None:
+    """A member that is an input in one expandable connector is a non-input in another of
+    its augmentation set (the buses ``pairs`` join, transitively): something connected
+    provides it (MLS 9.1.3)."""
+    root = {}
+
+    def find(key):
+        while root.get(key, key) != key:
+            key = root[key]
+        return key
+    for a, b in pairs:
+        root[find(id(a))] = find(id(b))
+    fed_sets = {(find(key), name) for key, name in fed}
+    for bus, name, eq in reads:
+        if (find(id(bus)), name) not in fed_sets:
+            raise FlattenError(f"'{bus.path}.{name}' is an input wherever it is connected: a "
+                               "variable of an expandable connector that is an input in one "
+                               "connection must be a non-input in another of its augmentation "
+                               "set (MLS 9.1.3)", eq.span)
+
+
+def _join(joined: list, present: dict, buses: dict, pairs: list) -> None:
     """Expandable connectors connected to each other: each gets every member present in
-    one of them (``present``: id -> names; sub-buses joined in turn)."""
+    one of them (``present``: id -> names; sub-buses joined in turn); ``pairs`` gets the
+    pairs joined, sub-buses included."""
+    pairs.extend(joined)
     group_of: dict = {}
     for a, b in joined:
         merged = list(group_of.get(id(a), [a]))
@@ -147,7 +192,7 @@ def _join(joined: list, present: dict, buses: dict) -> None:
                 if is_expandable(mine) and is_expandable(like) and mine is not like:
                     nested.append((mine, like))
     if nested:
-        _join(nested, present, buses)
+        _join(nested, present, buses, pairs)
 
 
 def _member_elements(bus, name: str) -> list:

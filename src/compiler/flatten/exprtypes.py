@@ -112,3 +112,56 @@ def is_parameter_expression(expr, ctx) -> bool:
         items = expr if kind is tuple else expr.elements
         return all(is_parameter_expression(item, ctx) for item in items)
     return False
+
+
+# Variabilities of expressions, lowest first (MLS 3.8)
+CONSTANT, PARAMETER, DISCRETE, CONTINUOUS = range(4)
+VARIABILITY_NAMES = ("constant", "parameter", "discrete-time", "continuous-time")
+_VARIABILITY_OF = {"constant": CONSTANT, "parameter": PARAMETER, "discrete": DISCRETE}
+# calls whose result is discrete-time whatever their arguments (MLS 3.7.2, 3.7.5)
+_DISCRETE_CALLS = frozenset({"pre", "edge", "change", "initial", "terminal", "sample",
+                             "integer", "floor", "ceil", "div", "mod", "rem"})
+_SIZE_CALLS = frozenset({"size", "ndims", "cardinality"})
+_EVENT_RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>"})
+
+
+def variability(expr, ctx, discrete=frozenset()) -> int:
+    """The variability of a flat expression of the model (MLS 3.8): ``CONSTANT`` ...
+    ``CONTINUOUS``. ``discrete`` names the Real variables assigned in when-clauses; relations
+    and event-triggering functions are discrete-time (inside ``noEvent`` as well: this check
+    is no stricter than what it can tell). So is a name the run does not know (a hidden
+    variable of the flattener) a constant."""
+    kind = type(expr)
+    if kind is flat.Const or kind is flat.EnumConst:
+        return CONSTANT
+    if kind is flat.Var:
+        record = ctx.variables.get(expr.name)
+        if record is None:
+            return CONTINUOUS if expr.name == "time" else CONSTANT
+        declared = _VARIABILITY_OF.get(record.variability)
+        if declared is not None:
+            return declared
+        return CONTINUOUS if record.type == "Real" and expr.name not in discrete else DISCRETE
+    if kind is flat.Call:
+        name = expr.name
+        if name in _SIZE_CALLS:
+            return CONSTANT
+        if name in ("initial", "terminal", "sample"):
+            return DISCRETE
+        result = max((variability(arg, ctx, discrete) for arg in expr.args), default=CONSTANT)
+        if name in _DISCRETE_CALLS:
+            return min(result, DISCRETE)
+        return CONTINUOUS if name == "der" else result
+    if kind is flat.Binary:
+        result = max(variability(expr.left, ctx, discrete),
+                     variability(expr.right, ctx, discrete))
+        return min(result, DISCRETE) if expr.op in _EVENT_RELATIONS else result
+    if kind is flat.Unary:
+        return variability(expr.operand, ctx, discrete)
+    if kind is flat.IfExpr:
+        return max(variability(part, ctx, discrete)
+                   for part in (expr.condition, expr.then, expr.else_))
+    if kind is tuple or kind is flat.ArrayExpr:
+        items = expr if kind is tuple else expr.elements
+        return max((variability(item, ctx, discrete) for item in items), default=CONSTANT)
+    return CONSTANT

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
 from compiler.flatten.walk import ast_references
@@ -817,7 +818,9 @@ def call_statement(call: ast.Call, translate, span, where: str, statement_call=N
                 raise FlattenError("the level of an assert must be AssertionLevel.error or "
                                    "AssertionLevel.warning", level.span)
             level_name = value.name
-        return flat.Assert(translate(condition), translate(message), level_name, span)
+        condition, message = translate(condition), translate(message)
+        operator_rules.check_statement_arguments(condition, message, span)
+        return flat.Assert(condition, message, level_name, span)
     if name == "terminate":
         (message,) = bind_arguments(call, ["message"], "terminate")
         if message is None:

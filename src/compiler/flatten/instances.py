@@ -16,6 +16,11 @@ from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.rules import connections as connection_rules
+from compiler.flatten.rules import inner_outer
+from compiler.flatten.rules import prefixes as prefix_rules
+from compiler.flatten.rules import redeclarations
+from compiler.flatten.rules import visibility
 from compiler.flatten.values import shape
 from compiler.lang import ast
 from compiler.library import ClassEntry
@@ -70,16 +75,22 @@ class VarRecord:
 
 
 class Node:
-    """A declared component after instantiation: ``elements`` in row-major order."""
+    """A declared component after instantiation: ``elements`` in row-major order.
 
-    __slots__ = ("name", "dims", "elements", "is_var", "decl")
+    ``index_types`` gives per dimension the enumeration (or ``Boolean``) that indexes it, ""
+    for Integer indices; ``view`` is the class an ``outer`` component sees of its inner one.
+    """
 
-    def __init__(self, name, dims, elements, is_var, decl):
+    __slots__ = ("name", "dims", "elements", "is_var", "decl", "index_types", "view")
+
+    def __init__(self, name, dims, elements, is_var, decl, index_types=(), view=None):
         self.name = name
         self.dims = dims
         self.elements = elements
         self.is_var = is_var
         self.decl = decl
+        self.index_types = index_types
+        self.view = view
 
 
 class Instance:
@@ -185,9 +196,11 @@ class Instance:
                 isinstance(sub.redeclare[0], ast.ClassDef):
             element, env = sub.redeclare
             original = self.info.classes.get(name)
-            if original is None or not self.ctx.classes.definition(original).replaceable:
+            if original is None:
                 raise FlattenError(f"class '{name}' is not replaceable", sub.span)
-            return ClassEntry(name, env.scope, element)
+            entry = ClassEntry(name, env.scope, element)
+            self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
+            return entry
         return self.info.classes.get(name)
 
     def outer_mod(self, name: str):
@@ -217,6 +230,7 @@ def _member_mod(inst: Instance, member):
     element, env = layers[position].redeclare
     if not isinstance(element, ast.Component):
         return merge_all([layer for layer in layers + [original] if layer is not None], name)
+    _check_component_redeclaration(inst, member, layers, position)
     redeclare = layers[position].redeclare
     own = from_ast(element.modification, env)
     constraint = member.decl.constraint
@@ -226,6 +240,35 @@ def _member_mod(inst: Instance, member):
         [_without_redeclare(layer) for layer in layers[position + 1:]] + [original]
     merged = merge_all([layer for layer in ordered if layer is not None], name)
     return (merged or Mod()).copy(redeclare=redeclare, span=layers[position].span)
+
+
+def _check_component_redeclaration(inst: Instance, member, layers: list, position: int) -> None:
+    """The redeclaration ``layers[position]`` of a component against what it replaces: the
+    next redeclaration below it, or the declaration (MLS 7.3)."""
+    element, env = layers[position].redeclare
+    earlier = next((layer.redeclare for layer in layers[position + 1:]
+                    if layer is not None and layer.redeclare is not None and
+                    isinstance(layer.redeclare[0], ast.Component)), None)
+    original = redeclarations.Side(earlier[0], _resolver(earlier[1])) if earlier is not None \
+        else redeclarations.Side(member.decl, _resolver(Env(inst.ctx, inst, member.scope)))
+    redeclarations.check_redeclaration(inst.ctx.classes, original,
+                                       redeclarations.Side(element, _resolver(env)),
+                                       layers[position].span)
+
+
+def _resolver(env):
+    """``type name -> ClassInfo`` of a component declared in ``env`` (None when it does not
+    resolve there)."""
+    classes = env.ctx.classes
+
+    def resolve(type_name):
+        try:
+            entry = names.resolve_type(env.instance, type_name, env.scope) \
+                if env.instance is not None else classes.lookup_class(type_name, env.scope)
+            return classes.expand(entry, type_name.span)
+        except FlattenError:
+            return None
+    return resolve
 
 
 def _without_redeclare(mod):
@@ -247,16 +290,38 @@ def instantiate(inst: Instance, member, inner: bool = False):
             decl.condition, decl_env, "the condition of a component", expect=bool):
         return REMOVED
     if decl.outer and not inner:
-        return _outer(inst, decl)
+        return _outer(inst, decl, decl_env, mod)
     type_entry = names.resolve_type(inst, decl.type_name, decl_env.scope)
     info = ctx.classes.expand(type_entry, decl.type_name.span)
     _check_kind(info, decl)
-    if (decl.flow or info.flow) == "stream":
-        raise FlattenError("stream connectors are not supported", decl.span)
-    dims = _dims(decl, decl_env, info, mod)
+    if decl.constraint is not None:
+        redeclarations.check_replaceable(ctx.classes,
+                                         redeclarations.Side(decl, _resolver(decl_env)))
     if info.is_structured:
-        return _structured(inst, decl, info, mod, dims)
-    return _variables(inst, decl, decl_env, info, mod, dims)
+        prefix_rules.check_structured(decl, info, (
+            decl.variability or info.variability, decl.causality or info.causality,
+            decl.flow or info.flow), ctx.classes)
+    elif decl.flow or info.flow or inst.flow or decl.causality or info.causality:
+        prefix_rules.check_variable(decl, info, decl.flow or info.flow or inst.flow)
+    if (decl.flow or info.flow) == "stream":
+        if not _in_connector(inst):
+            raise FlattenError(f"'{decl.name}' is a stream variable outside a connector "
+                               "(MLS 15.1)", decl.span)
+        if inst.info.kind == "connector" and not inst.info.partial:
+            connection_rules.check_stream_connector_balance(inst, _typed_members(inst))
+        raise FlattenError("stream connectors are not supported", decl.span)
+    dims, index_types = _dims(decl, decl_env, info, mod)
+    if info.is_structured:
+        return _structured(inst, decl, info, mod, dims, index_types)
+    return _variables(inst, decl, decl_env, info, mod, dims, index_types)
+
+
+def _typed_members(inst: Instance):
+    """The declared components of ``inst`` with the classes of their types."""
+    for member in inst.info.members.values():
+        decl = member.decl
+        entry = names.resolve_type(inst, decl.type_name, member.scope)
+        yield decl, inst.ctx.classes.expand(entry, decl.type_name.span)
 
 
 def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
@@ -267,18 +332,20 @@ def _prefixes(inst: Instance, decl, info: ClassInfo) -> tuple:
             decl.protected or inst.protected)
 
 
-def _structured(inst: Instance, decl, info: ClassInfo, mod, dims) -> Node:
+def _structured(inst: Instance, decl, info: ClassInfo, mod, dims, index_types=()) -> Node:
     _check_not_recursive(inst, info, decl)
     _check_modified_names(info, mod, decl)
+    connection_rules.check_expandable_unmodified(decl, info, mod)
     variability, causality, flow, protected = _prefixes(inst, decl, info)
     name = inst.prefixed(decl.name)
     elements = [Instance(inst.ctx, name + _index_text(index), info, indexed(mod, index), inst,
                          decl, variability, causality, protected, flow)
                 for index in _indices(dims)]
-    return Node(decl.name, dims, elements, False, decl)
+    return Node(decl.name, dims, elements, False, decl, index_types)
 
 
-def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> Node:
+def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
+               index_types=()) -> Node:
     ctx = inst.ctx
     # a type's modification applies to every element of an array of that type; one of a type
     # with dimensions of its own (``Integer[3](min = {1, 1, 1})``) is split over those
@@ -296,6 +363,8 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
     interface = ""
     if not protected and (inst is owner or _public_chain(inst, owner)):
         interface = "flow" if flow else ("input" if causality == "input" else "")
+        if inst is not owner and owner.info.kind == "block":
+            prefix_rules.check_block_connector(decl, inst, owner, variability, causality)
     name = inst.prefixed(decl.name)
     elements = []
     for index in _indices(dims):
@@ -311,7 +380,7 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims) -> No
         names.register_enumeration(ctx, info)
     if info.external_object:
         register_external_object(ctx, info, decl.span)
-    return Node(decl.name, dims, elements, True, decl)
+    return Node(decl.name, dims, elements, True, decl, index_types)
 
 
 def register_external_object(ctx, info: ClassInfo, span) -> None:
@@ -355,8 +424,6 @@ def _redeclared(inst: Instance, member, mod):
     element, env = mod.redeclare
     if not isinstance(element, ast.Component):
         raise FlattenError(f"'{member.decl.name}' is a component, not a class", mod.span)
-    if not member.decl.replaceable:
-        raise FlattenError(f"component '{member.decl.name}' is not replaceable", mod.span)
     # (a redeclaration without dimensions keeps those of the original: ``cellData[Ns, Np]``)
     decl = ast.Component(element.name, element.type_name, element.dims or member.decl.dims,
                          element.modification,
@@ -368,14 +435,24 @@ def _redeclared(inst: Instance, member, mod):
     return decl, env, mod.copy(redeclare=None)
 
 
-def _outer(inst: Instance, decl: ast.Component):
+def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
     """An ``outer`` component is the ``inner`` one of the nearest enclosing instance."""
     holder = inst.parent
     while holder is not None:
         member = holder.info.members.get(decl.name)
         if member is not None and member.decl.inner:
-            return holder.inner_member(decl.name) if member.decl.outer else \
+            inner = holder.inner_member(decl.name) if member.decl.outer else \
                 holder.member(decl.name)
+            if inner is not REMOVED:
+                info = inst.ctx.classes.expand(
+                    names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
+                dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
+                             for dim, dim_env in _dim_expressions(decl, decl_env, info))
+                inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
+                # (names through the outer component see the elements of its own type only)
+                return Node(inner.name, inner.dims, inner.elements, inner.is_var, inner.decl,
+                            inner.index_types, view=info)
+            return inner
         holder = holder.parent
     raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
                        decl.span)
@@ -406,6 +483,7 @@ def _check_modified_names(info: ClassInfo, mod, decl) -> None:
     for name, sub in mod.args.items():
         if name not in info.members and name not in info.classes:
             raise FlattenError(f"class {info.name} has no element '{name}'", sub.span or decl.span)
+    visibility.check_modifiable(info, mod, decl.name)
     if mod.binding is not None and info.kind not in _INTERFACE_KINDS:
         raise FlattenError(f"component '{decl.name}' of {info.kind} {info.name} cannot have a "
                            f"binding equation", mod.span or decl.span)
@@ -425,28 +503,48 @@ def _stronger(a: str, b: str) -> str:
     return a if _VARIABILITY_RANK[a] <= _VARIABILITY_RANK[b] else b
 
 
-def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
-    expressions = [(dim, env) for dim in decl.dims] + \
+def _dim_expressions(decl: ast.Component, env: Env, info: ClassInfo) -> list:
+    """The dimensions of a declaration and of its type, each with the Env to read it in."""
+    return [(dim, env) for dim in decl.dims] + \
         [(dim, Env(env.ctx, None, scope)) for dim, scope in info.dims]
-    dims = []
-    for position, (dim, dim_env) in enumerate(expressions):
+
+
+def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
+    """The sizes of a component's dimensions, and the type of index of each (see Node)."""
+    if not decl.dims and not info.dims:
+        return (), ()  # (a scalar, most components)
+    dims, index_types = [], []
+    for position, (dim, dim_env) in enumerate(_dim_expressions(decl, env, info)):
         if isinstance(dim, ast.Colon):
             if mod is None or mod.binding is None:
                 raise FlattenError(f"the size of '{decl.name}' is ':' but it has no binding",
                                    dim.span)
-            value_shape = shape(translation.binding_value(mod))
-            if position >= len(value_shape) and value_shape[-1:] == (0,):
-                value_shape = _empty_shape(mod.binding) or value_shape
+            value_shape = _binding_shape(mod, position + 1)
             if position >= len(value_shape):
                 raise FlattenError(f"the binding of '{decl.name}' has too few dimensions",
                                    mod.span)
             dims.append(value_shape[position])
+            index_types.append("")
             continue
-        size = _dimension(dim, dim_env)
+        size, index_type = _dimension_and_index(dim, dim_env)
         if size < 0:
             raise FlattenError(f"array dimension is negative ({size})", dim.span)
         dims.append(size)
-    return tuple(dims)
+        index_types.append(index_type)
+    if any(isinstance(dim, ast.Colon) for dim in decl.dims):
+        value_shape = _binding_shape(mod, len(dims))
+        if tuple(value_shape[:len(dims)]) != tuple(dims):
+            raise FlattenError(f"the binding of '{decl.name}' has sizes {list(value_shape)}, "
+                               f"which do not fit its declared sizes (MLS 10.1)", mod.span)
+    return tuple(dims), tuple(index_types)
+
+
+def _binding_shape(mod, rank: int) -> tuple:
+    """The sizes of a binding, at least ``rank`` of them where an empty array's are known."""
+    value_shape = shape(translation.binding_value(mod))
+    if len(value_shape) < rank and value_shape[-1:] == (0,):
+        value_shape = _empty_shape(mod.binding) or value_shape
+    return value_shape
 
 
 def _empty_shape(binding) -> tuple | None:
@@ -461,17 +559,22 @@ def _empty_shape(binding) -> tuple | None:
 
 
 def _dimension(dim, env) -> int:
+    return _dimension_and_index(dim, env)[0]
+
+
+def _dimension_and_index(dim, env) -> tuple:
     """An array size: an Integer parameter expression, or an enumeration type or Boolean
-    (``Real x[Logic]``: one element per literal, indexed by the literals)."""
+    (``Real x[Logic]``: one element per literal, indexed by the literals); with the type of
+    its indices ("" for Integer ones)."""
     from compiler import flat
     if isinstance(dim, ast.ComponentRef) and dim.dotted == "Boolean" and not dim.is_global:
-        return 2
+        return 2, "Boolean"
     value = evaluation.evaluate_structural(dim, env, "an array dimension")
     if type(value) is tuple and value and all(type(item) is flat.EnumConst for item in value):
-        return len(value)
+        return len(value), value[0].type
     if isinstance(value, bool) or not isinstance(value, int):
-        return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int)
-    return value
+        return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int), ""
+    return value, ""
 
 
 def _indices(dims: tuple):

@@ -14,6 +14,7 @@ from compiler.flatten.classes import BUILTIN_CLASSES, Member
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.modifiers import from_ast
+from compiler.flatten.rules import visibility
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
 from compiler.library import ClassEntry
@@ -39,7 +40,7 @@ def _resolve_type(inst, type_name, scope, classes):
         local = inst.class_named(type_name.parts[0])
         if local is not None:
             for part in type_name.parts[1:]:
-                local = classes.member_of(local, part, type_name.span)
+                local = classes.public_member_of(local, part, type_name.span)
                 if not isinstance(local, ClassEntry):
                     raise FlattenError(f"unknown type '{type_name.dotted}'", type_name.span)
             return local
@@ -61,7 +62,9 @@ def resolve(ref: ast.ComponentRef, env):
                                  lambda chosen: pick_nested(value, chosen), env)
             return _fields(value, parts, 1, ref)
         inst = env.instance
-        if inst is not None:
+        hidden = inst is not None and env.scope is not inst.info.entry and \
+            _only_derived(inst, env.scope, name, ctx)
+        if inst is not None and not hidden:
             node = inst.member(name)
             if node is not None:
                 return _descend(node, parts, 0, env, ref)
@@ -69,13 +72,47 @@ def resolve(ref: ast.ComponentRef, env):
             if cls is not None:
                 return _static(cls, parts, 1, env, ref)
         if name == "time" and len(parts) == 1 and not first.subscripts:
+            _check_time(env, first.span)
             return flat.TIME
         found = ctx.classes.lookup(name, env.scope, span=first.span)
+        if found is None and hidden:
+            raise FlattenError(f"'{name}' is declared in {inst.info.name}, a class derived from "
+                               f"{env.scope.full_name}, whose text cannot use it (MLS 7.1)",
+                               first.span or ref.span)
     if found is None:
         raise FlattenError(f"unknown name '{_text(ref)}'", first.span or ref.span)
     if isinstance(found, Member):
         return _constant_ref(found, parts, 0, env, ref)
     return _static(found, parts, 1, env, ref)
+
+
+_DATA_KINDS = frozenset({"record", "operator record", "connector", "expandable connector"})
+
+
+def _only_derived(inst, scope, name: str, ctx) -> bool:
+    """Whether ``name``, read in the text of a base class ``scope`` of the instance's class,
+    is an element the derived class declares: the base class does not see it (MLS 7.1), and
+    the name is looked up where the base class is written instead."""
+    if scope is None or scope is inst.info.entry or id(scope) not in inst.info.bases:
+        return False
+    return name not in ctx.classes.expand(scope).members
+
+
+def _check_time(env, span) -> None:
+    """``time`` is a variable of models and blocks (MLS 3.6.7), not of records and connectors."""
+    if env.scope is None:
+        return
+    info = env.ctx.classes.expand(env.scope, span)
+    if info.kind in _DATA_KINDS:
+        raise FlattenError(f"'time' is only available in models and blocks, not in {info.kind} "
+                           f"{info.name} (MLS 3.6.7)", span)
+
+
+def check_unconditional(node, part) -> None:
+    """A conditional component is only modified or connected (MLS 4.4.5)."""
+    if node.decl is not None and node.decl.condition is not None:
+        raise FlattenError(f"'{part.name}' is a conditional component: it may only be modified "
+                           "or used in connections (MLS 4.4.5)", part.span)
 
 
 def _text(ref: ast.ComponentRef) -> str:
@@ -123,7 +160,9 @@ def _descend(node, parts, k: int, env, ref, leaf=element_value):
             raise Removed()
         raise FlattenError(f"component '{part.name}' is disabled by its condition and cannot "
                            "be used", part.span)
-    selections = _selections(part, node.dims, env, part.name)
+    if leaf is not None and node.decl is not None and node.decl.condition is not None:
+        check_unconditional(node, part)
+    selections = _selections(part, node.dims, env, part.name, node.index_types)
     if any(type(item) is Dynamic for item in selections):
         if leaf is None:
             raise FlattenError(f"the subscript of '{part.name}' must be a parameter expression "
@@ -144,6 +183,13 @@ def _descend_chosen(node, selections, parts, k: int, env, ref, leaf):
             raise FlattenError(f"'{element.name}' is a {element.type} variable and has no "
                                f"component '{following.name}'", following.span)
         child = element.member(following.name)
+        if child is not None:
+            if following.name in element.info.protected:
+                visibility.check_public(element.info, following.name, following.span)
+            if node.view is not None and following.name not in node.view.members:
+                raise FlattenError(f"'{following.name}' is not an element of {node.view.name}, "
+                                   f"the type of the outer component '{node.name}' (MLS 5.4)",
+                                   following.span)
         if child is None:
             raise FlattenError(f"unknown name '{following.name}' in '{element.path}' "
                                f"(class {element.info.name})", following.span)
@@ -157,8 +203,9 @@ def _map(function, selected):
     return function(selected)
 
 
-def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
-    """One entry per dimension: an int (dimension dropped) or a list of ints (kept)."""
+def _selections(part: ast.RefPart, dims: tuple, env, name: str, index_types=()) -> list:
+    """One entry per dimension: an int (dimension dropped) or a list of ints (kept);
+    ``index_types`` are the enumerations (or Boolean) indexing the dimensions ("" Integer)."""
     subscripts = part.subscripts
     if len(subscripts) > len(dims):
         raise FlattenError(f"wrong number of subscripts for '{name}': {len(subscripts)} given, "
@@ -179,9 +226,23 @@ def _selections(part: ast.RefPart, dims: tuple, env, name: str) -> list:
                                    f"{error.reason}", subscript.span) from None
             selections.append(Dynamic(index, size, subscript.span))
             continue
+        if position < len(index_types):
+            _check_index_type(value, index_types[position], name, subscript.span)
         selections.append(_check_index(value, size, name, subscript.span))
     selections.extend(list(range(1, size + 1)) for size in dims[len(subscripts):])
     return selections
+
+
+def _check_index_type(value, expected: str, name: str, span) -> None:
+    """A dimension given by an enumeration or Boolean is indexed by its values, an Integer
+    one by Integers (MLS 10.5.1)."""
+    for item in (value if type(value) is tuple else (value,)):
+        found = item.type if type(item) is flat.EnumConst else \
+            "Boolean" if isinstance(item, bool) else ""
+        if found != expected and isinstance(item, (int, flat.EnumConst)):
+            raise FlattenError(f"the subscript of '{name}' is {'an Integer' if not found else found}"
+                               f", but the dimension is indexed by "
+                               f"{expected or 'Integer'} values (MLS 10.5.1)", span)
 
 
 class Dynamic:
@@ -307,7 +368,7 @@ def _static(entry: ClassEntry, parts, k: int, env, ref):
         info = classes.expand(entry, part.span)
         if info.builtin == "enumeration":
             return _literal(info, part, parts, k, env)
-        found = classes.member_of(entry, part.name, part.span)
+        found = classes.public_member_of(entry, part.name, part.span)
         if found is None:
             raise FlattenError(f"unknown name '{part.name}' in {info.kind} {info.name}",
                                part.span)

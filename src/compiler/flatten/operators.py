@@ -49,9 +49,10 @@ def constructor_call(translator, info, call):
     entries = _operator_functions(translator.ctx, info.name, "'constructor'")
     if not entries:
         return None
-    failures = []
+    failures, matches = [], []
     for entry in entries:
         header = function_header(translator.ctx, entry, call.span)
+        _check_constructor(header, info, call.span)
         try:
             ports = bind_call(header, call, translator.expr, lambda value, span: value)
         except FlattenError as error:
@@ -59,10 +60,26 @@ def constructor_call(translator, info, call):
             continue
         if all(_fits(translator.ctx, port, ports[port.name])
                for port in header.input_ports if port.name in ports):
-            return translator.finish_call(header, ports, call.span)
+            matches.append((header, ports))
+    if len(matches) > 1:
+        raise FlattenError(f"the call of {info.name} matches {len(matches)} of its constructors "
+                           f"({', '.join(header.name for header, _ in matches)}); it must "
+                           "match one (MLS 14.2)", call.span)
+    if matches:
+        header, ports = matches[0]
+        return translator.finish_call(header, ports, call.span)
     if failures:
         raise failures[0]
     raise FlattenError(f"no constructor of {info.name} takes these arguments", call.span)
+
+
+def _check_constructor(header, info, span) -> None:
+    """A constructor declares one output, of its operator record (MLS 14.2; an operator
+    record defined as a short class of another has that one's constructors)."""
+    ports = header.output_ports
+    if len(ports) != 1 or ports[0].record is None:
+        raise FlattenError(f"constructor {header.name} of {info.name} must declare exactly one "
+                           f"output, of type {info.name} (MLS 14.2)", span)
 
 
 def _record_type(value):

@@ -13,6 +13,7 @@ from compiler.flatten import evaluate as evaluation
 from compiler.flatten import names
 from compiler.flatten import values
 from compiler.flatten.errors import FlattenError, NotEvaluable
+from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.values import RecordValue, ShapeError
 from compiler.lang import ast
 
@@ -48,6 +49,8 @@ def _unary(expr: ast.Unary, env):
     operand = translate(expr.operand, env)
     if _has_record(operand):
         return _overloaded(expr.op, (operand,), env, expr.span)
+    if type(operand) is not tuple:
+        operator_rules.check_unary(expr.op, operand, env.ctx, expr.span)
     if expr.op == "+":
         return operand
     if expr.op == "-" and type(operand) is flat.Const and not isinstance(operand.value, (bool, str)):
@@ -70,6 +73,7 @@ def _binary(expr: ast.Binary, env):
             return values.elementwise2(lambda a, b: flat.Binary(scalar_op, a, b), left, right)
         left_array, right_array = type(left) is tuple, type(right) is tuple
         if not left_array and not right_array:
+            operator_rules.check_binary(op, left, right, env.ctx, expr.span)
             return flat.Binary(op, left, right)
         if op in ("+", "-"):
             if left_array != right_array:
@@ -223,6 +227,10 @@ def iterator_values(index: ast.ForIndex, env) -> tuple:
     value = evaluation.evaluate_structural(index.range, env, "the range of a for-loop")
     if type(value) is not tuple:
         raise FlattenError("the range of a for-loop must be an array or a range", index.range.span)
+    if any(type(item) is tuple for item in value):
+        raise FlattenError(f"the range of for-index '{index.name}' is an array of "
+                           f"{len(values.shape(value))} dimensions; it must be a vector "
+                           "(MLS 8.3.2, 11.2.2)", index.range.span)
     return values.constant(value)
 
 

@@ -11,6 +11,8 @@ from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.evaluate import evaluate
 from compiler.flatten.exprtypes import is_parameter_expression
+from compiler.flatten.rules import operators as operator_rules
+from compiler.flatten.rules import variability as variability_rules
 from compiler.flatten.translate import attribute_value, translate, variable_binding
 from compiler.lang import ast
 
@@ -34,6 +36,11 @@ def flat_variable(record, ctx, when_assigned: bool) -> flat.Variable:
     binding = None
     if declared in ("constant", "parameter"):
         binding = real(variable_binding(record))
+        if declared == "constant":
+            variability_rules.check_constant(record, binding, ctx)
+        if binding is not None:
+            operator_rules.check_binding_type(record.type, binding, ctx,
+                                              record.mod.binding.expr.span, record.name)
         if binding is not None and not is_parameter_expression(binding, ctx):
             raise FlattenError(f"the binding of {declared} '{record.name}' must be a parameter "
                                "expression", record.mod.binding.expr.span)

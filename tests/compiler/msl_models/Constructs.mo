@@ -156,11 +156,8 @@ package Constructs "Small models of the constructs the Modelica Standard Library
       parameter Real angle[m] = orientation(m);
       Real x[n] = fill(time, n);
       Real y[m] = orientation(m)*time;
-      Real z if baseSystems(m) > 1;
-    equation
-      if baseSystems(m) > 1 then
-        z = 1;
-      end if;
+      // (a conditional component is only modified or connected, MLS 4.4.5)
+      Real z = 1 if baseSystems(m) > 1;
     end Polyphase;
     function allGiven "outputs bound by their declarations, no algorithm"
       input Boolean b[:];
@@ -493,10 +490,8 @@ package Constructs "Small models of the constructs the Modelica Standard Library
       y = amplitude_internal*cos(time);
     end Cosine;
     model Use
-      Cosine c;
+      Cosine c(amplitude = 2);
       String who = getInstanceName();
-    equation
-      c.amplitude = 2;
     end Use;
   end Internal;
 
