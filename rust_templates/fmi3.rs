@@ -1,0 +1,1 @@
+// fmi3.rs -- the FMI 3.0 functions (to be written)
