@@ -105,7 +105,7 @@ fn row(simulation: &mut Simulation, out: &mut dyn Write) -> Result<(), String> {
         return Err(format!("evaluating the model at t = {} failed", format_g(simulation.model.data.time, 17)));
     }
     let mut line = format_g(simulation.model.data.time, 17);
-    for &(_, vr) in RESULT_COLUMNS.iter() {
+    for &vr in RESULT_COLUMNS.iter() {
         line.push(',');
         line.push_str(&cell(simulation, vr));
     }
@@ -138,11 +138,7 @@ fn run(options: Options) -> Result<(), String> {
             std::fs::File::create(path).map_err(|error| format!("cannot write {}: {}", path, error))?)),
         None => Box::new(std::io::BufWriter::new(std::io::stdout())),
     };
-    let mut header = String::from("time");
-    for (name, _) in RESULT_COLUMNS.iter() {
-        header.push_str(&format!(",{}.{}", MODEL_IDENTIFIER, name));
-    }
-    writeln!(out, "{}", header).map_err(|error| error.to_string())?;
+    writeln!(out, "{}", RESULT_HEADER).map_err(|error| error.to_string())?;
     let failed = |what: &str| Err(format!("{} failed: see the messages above", what));
     if simulation.initialize(start, options.tolerance) > Status::Warning {
         return failed("the initialization");

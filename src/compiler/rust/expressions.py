@@ -127,8 +127,8 @@ class RustWriter(ExpressionWriter):
             if self.initial:
                 return "false"
             start, interval, fired = self.samples[name]
-            return (f"(m.event_mode && sample_fires(m.time, {self.real(start)}, "
-                    f"{self.real(interval)}, {self.target(fired)}))")
+            return (f"m.event_mode && sample_fires(m.time, {self.real(start)}, "
+                    f"{self.real(interval)}, {self.target(fired)})")
         return self.target(name)
 
     def slot(self, name: str):
@@ -146,7 +146,7 @@ class RustWriter(ExpressionWriter):
     def assignment(self, name: str, node, comment: str = "") -> str:
         """``place = value;``: ``node``'s value converted to the variable's type."""
         slot = self.slot(name[4:-1] if name.startswith("pre(") else name)
-        value = self.convert(node, SLOT_TYPES.get(slot.accessor, node.type))
+        value = self.convert(node, SLOT_TYPES.get(slot.accessor, node.type), level=0)
         if slot.accessor == "ENUM" and node.type == INTEGER:
             value = f"{self.operand(node, CAST)} as i64"
         return f"{self.target(name)} = {value};{comment}"
@@ -193,7 +193,7 @@ class RustWriter(ExpressionWriter):
     def precedence(self, node, text: str) -> int:
         """Rust precedence of the text of ``node`` (a local or leaf binds tightest)."""
         if type(node) is Var or self.temps.get(node) == text:
-            return PRIMARY
+            return AND if text.startswith("m.event_mode && ") else PRIMARY
         if type(node) is Const:
             return UNARY if text.startswith("-") else PRIMARY
         if text.endswith(" as f64") or text.endswith(" as i32"):

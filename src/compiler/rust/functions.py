@@ -83,7 +83,9 @@ class RustFunctions:
             done += 1
         return texts
 
-    def _definition(self, function: flat.Function) -> str:
+    @staticmethod
+    def refuse_unsupported(function: flat.Function) -> None:
+        """What the Rust backend does not support in a function, refused at the function."""
         for item in function.inputs + function.outputs + function.locals:
             if item.dims:
                 raise EmitError(f"the array {item.name} of function {function.name} is not "
@@ -94,6 +96,9 @@ class RustFunctions:
         if not function.outputs:
             raise EmitError(f"the function {function.name} has no output, which the Rust "
                             "backend does not support", function.span)
+
+    def _definition(self, function: flat.Function) -> str:
+        self.refuse_unsupported(function)
         locals_ = {item.name: _Local(self.identifier(item.name), item.type)
                    for item in function.inputs}
         body = _Body(self, function, locals_)
@@ -121,6 +126,7 @@ class RustFunctions:
         callee = self.functions.get(node.function)
         if callee is None:
             raise EmitError(f"unknown function {node.function}()")
+        self.refuse_unsupported(callee)
         key = (node.function, node.args)
         results = writer.calls.get(key)
         if results is None:

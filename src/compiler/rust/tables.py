@@ -12,6 +12,7 @@ from compiler.codegen.errors import EmitError
 from compiler.fmu.c_tables import _jacobian_csc, _start_values
 from compiler.fmu.interface import ModelInterface, effective_initial
 from compiler.fmu.layout import C_ACCESSORS, TYPES, Layout
+from compiler.fmu.model_description import fmi_name
 from compiler.rust.expressions import rust_double, rust_string
 
 RUST_TYPES = {"Float64": "f64", "Int32": "i32", "Int64": "i64", "Boolean": "bool"}
@@ -39,17 +40,28 @@ def _option(value) -> str:
     return "None" if value is None else f"Some({rust_double(value)})"
 
 
+def _csv_field(text: str) -> str:
+    """A CSV header field as Python's csv module writes it (quoted where it holds a comma)."""
+    return f'"{text.replace(chr(34), 2 * chr(34))}"' if any(c in text for c in ',"\n') else text
+
+
 def result_columns(interface: ModelInterface, layout: Layout) -> list[tuple[str, int]]:
     """(name, value reference) of the columns ``cosim run model.mo`` writes: the outputs, or
     where there are none the continuous Float64 locals and outputs that are no derivatives
-    (cosim.master.run.model_variables)."""
-    exposed = [v for v in layout.variables if not v.alias_of]
-    columns = [v for v in exposed if v.causality == "output"]
+    (cosim.master.run.model_variables), in the order an importer lists them: the variables,
+    then the aliases (FMI <Alias>), which have the attributes of the variable they name."""
+    by_name = {v.name: v for v in layout.variables}
+    listed = [(v.name, v) for v in layout.variables if not v.alias_of]
+    listed += [(alias.name, by_name[alias.alias_of]) for target in layout.variables
+               for alias in layout.variables if alias.alias_of == target.name]
+    derivatives = {layout.value_reference[v.name] for v in layout.variables if v.derivative_of}
+    columns = [(name, v) for name, v in listed if v.causality == "output"]
     if not columns:
-        columns = [v for v in exposed if v.variability == "continuous" and v.type == "Float64"
-                   and not v.derivative_of and v.causality in ("local", "output")
-                   and not v.name.startswith("_")]
-    return [(v.name, layout.value_reference[v.name]) for v in columns]
+        columns = [(name, v) for name, v in listed
+                   if v.variability == "continuous" and v.type == "Float64"
+                   and layout.value_reference[v.name] not in derivatives
+                   and v.causality in ("local", "output") and not name.startswith("_")]
+    return [(name, layout.value_reference[v.name]) for name, v in columns]
 
 
 def model_tables(interface: ModelInterface, layout: Layout, token: str) -> str:
@@ -118,7 +130,9 @@ def model_tables(interface: ModelInterface, layout: Layout, token: str) -> str:
         _array("JACOBIAN_ROWS", "usize", "N_JACOBIAN_NONZEROS", [str(v) for v in rows]),
     ]
     columns = result_columns(interface, layout)
+    header = ",".join(["time"] + [_csv_field(f"{interface.identifier}.{fmi_name(name)}")
+                                  for name, _ in columns])
     lines += ["", "// the columns of the program's result (those `cosim run` records)",
-              _array("RESULT_COLUMNS", "(&str, usize)", str(len(columns)),
-                     [f"({rust_string(name)}, {vr})" for name, vr in columns])]
+              f"pub const RESULT_HEADER: &str = {rust_string(header)};",
+              _array("RESULT_COLUMNS", "usize", str(len(columns)), [str(vr) for _, vr in columns])]
     return "\n".join(lines)
