@@ -13,6 +13,7 @@ from compiler.fmu.c_tables import _jacobian_csc, _start_values
 from compiler.fmu.interface import ModelInterface, effective_initial
 from compiler.fmu.layout import C_ACCESSORS, TYPES, Layout
 from compiler.fmu.model_description import fmi_name
+from compiler.fmu.runtime_files import log_categories
 from compiler.rust.expressions import rust_double, rust_string
 
 RUST_TYPES = {"Float64": "f64", "Int32": "i32", "Int64": "i64", "Boolean": "bool"}
@@ -128,6 +129,9 @@ def model_tables(interface: ModelInterface, layout: Layout, token: str) -> str:
                [rust_string(text) for text in interface.event_indicators]),
         _array("JACOBIAN_COLUMN_START", "usize", "N_STATES + 1", [str(v) for v in start]),
         _array("JACOBIAN_ROWS", "usize", "N_JACOBIAN_NONZEROS", [str(v) for v in rows]),
+        # the FMU's log categories, those modelDescription.xml lists
+        _array("LOG_CATEGORIES", "&str", str(len(log_categories())),
+               [rust_string(name) for name, _ in log_categories()]),
     ]
     columns = result_columns(interface, layout)
     header = ",".join(["time"] + [_csv_field(f"{interface.identifier}.{fmi_name(name)}")
