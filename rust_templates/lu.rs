@@ -127,26 +127,31 @@ pub fn lu_factor<T: Scalar>(n: usize, a: &mut [T], pivot: &mut [usize]) -> usize
     0
 }
 
-/// Solve A x = b in place with the factors of `lu_factor`.
+/// Solve A x = b in place with the factors of `lu_factor` (slices and zips: the loops run
+/// without bounds checks, which matter for the small systems Radau solves at every step).
 pub fn lu_solve<T: Scalar>(n: usize, lu: &[T], pivot: &[usize], b: &mut [T]) {
-    for k in 0..n {
-        if pivot[k] != k {
-            b.swap(k, pivot[k]);
+    let lu = &lu[..n * n];
+    let b = &mut b[..n];
+    for (k, &p) in pivot[..n].iter().enumerate() {
+        if p != k {
+            b.swap(k, p);
         }
     }
     for i in 1..n {
-        let row = &lu[i * n..i * n + i];
-        let mut sum = b[i];
-        for (j, value) in row.iter().enumerate() {
-            sum = sum - *value * b[j];
+        let (solved, rest) = b.split_at_mut(i);
+        let mut sum = rest[0];
+        for (value, x) in lu[i * n..i * n + i].iter().zip(solved.iter()) {
+            sum = sum - *value * *x;
         }
-        b[i] = sum;
+        rest[0] = sum;
     }
     for i in (0..n).rev() {
-        let mut sum = b[i];
-        for j in i + 1..n {
-            sum = sum - lu[i * n + j] * b[j];
+        let row = &lu[i * n..(i + 1) * n];
+        let (head, tail) = b.split_at_mut(i + 1);
+        let mut sum = head[i];
+        for (value, x) in row[i + 1..].iter().zip(tail.iter()) {
+            sum = sum - *value * *x;
         }
-        b[i] = sum * lu[i * n + i];
+        head[i] = sum * row[i];
     }
 }

@@ -133,3 +133,20 @@ def test_the_source_is_one_rust_file_that_rustc_builds_alone(tmp_path):
     run = subprocess.run([str(tmp_path / "VanDerPol"), "--stop", "0.5"], capture_output=True,
                          text=True)
     assert run.returncode == 0 and run.stdout.startswith("time,VanDerPol.y1,VanDerPol.y2\n")
+
+
+def test_wasm_builds_where_the_toolchain_has_the_target_and_says_why_not_elsewhere(tmp_path):
+    from compiler.errors import PackageError
+    from compiler.rust.build import WASM_TARGET, wasm_unavailable
+
+    flat = flatten_model(STIFF / "Dahlquist.mo")
+    why = wasm_unavailable(find_rustc())
+    if why is None:
+        module = rust_from_flat(flat, "wasm", tmp_path)
+        assert module.name == "Dahlquist.wasm"
+        assert module.read_bytes()[:4] == b"\0asm"
+    else:
+        assert f"rustup target add {WASM_TARGET}" in why
+        with pytest.raises(PackageError, match=f"cannot build Dahlquist for {WASM_TARGET}: "):
+            rust_from_flat(flat, "wasm", tmp_path)
+        assert not list(tmp_path.iterdir())
