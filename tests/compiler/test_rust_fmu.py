@@ -14,20 +14,13 @@ from fmpy.validation import validate_fmu
 
 from compiler import compile_fmu
 from compiler.api import flatten_model
-from compiler.rust.build import find_rustc
 from compiler.rust.compile import rust_from_flat
 from cosim import api
+from tests.compiler.rust_cases import MODELS, RUST_TEST_MARKS, STIFF, TOLERANCE
 from tests.runtime.drive import cs_on_grid, me_with_scipy, open_fmu, references, scaled_error
 from tests.runtime.problems import PROBLEMS
 
-NO_RUSTC = "no rustc: install it (Debian's package rustc, or rustup) to test the Rust backend"
-pytestmark = [pytest.mark.usefixtures("module_fmu_cache"),
-              pytest.mark.skipif(find_rustc() is None, reason=NO_RUSTC)]
-
-ROOT = Path(__file__).resolve().parents[2]
-STIFF = ROOT / "tests" / "runtime" / "fixtures" / "modelica"
-MODELS = Path(__file__).parent / "codegen_models"
-TOLERANCE = 1e-6
+pytestmark = RUST_TEST_MARKS
 
 EVENT_MODELS = {
     "Counters": (MODELS / "Events.mo", "Events.Counters"),

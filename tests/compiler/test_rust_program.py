@@ -16,15 +16,9 @@ from compiler.errors import CompilerError
 from compiler.rust.build import find_rustc
 from compiler.rust.compile import rust_from_flat
 from cosim import api
+from tests.compiler.rust_cases import MODELS, RUST_TEST_MARKS, STIFF, TOLERANCE
 
-NO_RUSTC = "no rustc: install it (Debian's package rustc, or rustup) to test the Rust backend"
-pytestmark = [pytest.mark.usefixtures("module_fmu_cache"),
-              pytest.mark.skipif(find_rustc() is None, reason=NO_RUSTC)]
-
-ROOT = Path(__file__).resolve().parents[2]
-STIFF = ROOT / "tests" / "runtime" / "fixtures" / "modelica"
-MODELS = Path(__file__).parent / "codegen_models"
-TOLERANCE = 1e-6   # the stiff fixtures' and the runs' relative tolerance
+pytestmark = RUST_TEST_MARKS
 
 CASES = {
     "Robertson": (STIFF / "Robertson.mo", None),

@@ -183,16 +183,10 @@ class _Body:
         return f"Ok({names[0]})" if len(names) == 1 else f"Ok(({', '.join(names)}))"
 
     # ------------------------------------------------------------------------ statements
-    def statements(self, items) -> list[str]:
-        lines = []
-        for item in items:
-            outer, self.span = self.span, getattr(item, "span", None) or self.span
-            lines.extend(self.statement(item))
-            self.span = outer
-        return lines
-
-    def block(self, items) -> list[str]:
-        return [INDENT + line for line in self.statements(items)]
+    # the C body writer's walk over statements (each located at its span, blocks indented by
+    # four spaces); `statement` below writes Rust
+    statements = BodyWriter.statements
+    block = BodyWriter.block
 
     def statement(self, item) -> list[str]:
         kind = type(item)

@@ -8,8 +8,9 @@ the C runtime's messages do (``%g`` for Real, ``%.17g`` for the time).
 from __future__ import annotations
 
 from compiler.codegen.errors import EmitError
+from compiler.codegen.messages import _is_text  # which + is a String concatenation
 from compiler.rust.expressions import rust_string
-from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Const, Op
+from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, Const, Op
 
 # significant digits of String(x) for a Real without options, and of times in messages
 REAL_DIGITS = 6
@@ -33,14 +34,6 @@ def message_text(pieces, writer) -> str:
 
 def _literal(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
-
-
-def _is_text(node) -> bool:
-    if type(node) is Const:
-        return isinstance(node.value, str)
-    if type(node) is Op:
-        return node.op == "String" or (node.op == "+" and any(map(_is_text, node.args)))
-    return node.type == STRING
 
 
 def _append(node, writer, parts: list, arguments: list) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from compiler.fmu.runtime_files import installed_folder
+
 RUNTIME_MODULES = ("support", "lu", "sparse", "data", "loops", "radau", "simulation", "fmi3",
                    "program")
 
@@ -12,12 +14,7 @@ RUNTIME_MODULES = ("support", "lu", "sparse", "data", "loops", "radau", "simulat
 @functools.lru_cache(maxsize=None)
 def rust_template_dir() -> Path:
     """rust_templates/: beside the compiler package when installed, at the top of a checkout."""
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[1] / "rust_templates", here.parents[3] / "rust_templates"):
-        if (candidate / "radau.rs").is_file():
-            return candidate
-    raise FileNotFoundError("the Rust runtime (rust_templates/radau.rs) is not installed with "
-                            "the compiler")
+    return installed_folder("rust_templates", "radau.rs", "the Rust runtime")
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,7 +9,7 @@ experiment and the result columns of the program (those ``cosim run`` records).
 from __future__ import annotations
 
 from compiler.codegen.errors import EmitError
-from compiler.fmu.c_tables import _jacobian_csc, _start_values
+from compiler.fmu.c_tables import _jacobian_csc, _start_values, one_per_value_reference
 from compiler.fmu.interface import ModelInterface, effective_initial
 from compiler.fmu.layout import C_ACCESSORS, TYPES, Layout
 from compiler.fmu.model_description import fmi_name
@@ -95,12 +95,7 @@ def model_tables(interface: ModelInterface, layout: Layout, token: str) -> str:
               for s in layout.slots]
     rows_ = ['VariableInfo { name: "time", kind: VariableType::Float64, slot: 0, causality: '
              'Causality::Independent, variability: Variability::Continuous, initial: Initial::None }']
-    seen: set[int] = set()
-    for variable in layout.variables:
-        vr = layout.value_reference[variable.name]
-        if vr in seen:
-            continue
-        seen.add(vr)
+    for variable in one_per_value_reference(layout):
         if layout.array_of(variable.name):
             raise EmitError("FMI array variables are not supported by the Rust backend")
         slot = layout.slot[variable.name]
