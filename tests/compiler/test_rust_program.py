@@ -19,6 +19,8 @@ from cosim import api
 from tests.compiler.rust_cases import MODELS, RUST_TEST_MARKS, STIFF, TOLERANCE
 
 pytestmark = RUST_TEST_MARKS
+# loops in the derivatives (their Jacobian crosses them), a relation switching an Integer
+LOOPS = Path(__file__).parent / "rust_models" / "Loops.mo"
 
 CASES = {
     "Robertson": (STIFF / "Robertson.mo", None),
@@ -30,6 +32,9 @@ CASES = {
     "ShortRod": (MODELS / "Heat.mo", "Heat.ShortRod"),
     "Decay": (MODELS / "Interface.mo", "Interface.Decay"),
     "Stops": (MODELS / "Interface.mo", "Interface.Stops"),
+    "Nonlinear": (LOOPS, "Loops.Nonlinear"),
+    "Linear": (LOOPS, "Loops.Linear"),
+    "Switched": (LOOPS, "Loops.Switched"),
 }
 
 

@@ -7,10 +7,11 @@ linearization); values are written at their positions in the pattern's CSC order
 """
 from __future__ import annotations
 
-from compiler.codegen.blocks import PART_LINES
-from compiler.codegen.jacobian import LOCAL, _column, _Loop, _local_names, _readers
+import functools
+
+from compiler.codegen.jacobian import _Loop
+from compiler.codegen.jacobian import jacobian_parts as c_jacobian_parts
 from compiler.rust.blocks import Context, described
-from compiler.symbolic import ZERO
 from compiler.system import System
 
 
@@ -24,45 +25,10 @@ def csc_positions(system: System) -> dict[tuple[int, int], int]:
 
 
 def jacobian_parts(context: Context, system: System) -> list[list[str]]:
-    """The statements of model_jacobian in pieces of about PART_LINES lines (one piece when a
-    loop is crossed: its factors serve every column)."""
-    blocks = system.blocks[:system.n_derivative_blocks]
-    readers = _readers(blocks)
-    columns, loops = [], {}
-    for j, state in enumerate(system.states):
-        steps, tangent = _column(j, state, blocks, readers, loops)
-        values = [(row, tangent.get(system.derivatives[row], ZERO))
-                  for row in system.jacobian_rows[j]]
-        columns.append((steps, values))
-    locals_ = {f"{LOCAL}{name}": name for name in _local_names(columns)}
+    """The statements of model_jacobian (the C emitter's columns and pieces, in Rust)."""
     positions = csc_positions(system)
-    writer = _counted_writer(context, locals_, loops.values(), columns)
-    parts = [[]]
-    for loop in sorted(loops.values(), key=lambda item: item.number):
-        parts[-1].extend(_factor_lines(loop, writer))
-    for j, (steps, values) in enumerate(columns):
-        if not loops and len(parts[-1]) >= PART_LINES:
-            parts.append([])
-            writer = _counted_writer(context, locals_, (), columns[j:])
-        parts[-1].extend(_column_lines(system.states[j], j, steps, values, writer, positions))
-    return parts
-
-
-def _counted_writer(context: Context, locals_: dict, loops, columns):
-    """A writer that knows every expression to come (so repeated ones become locals)."""
-    writer = context.writer(locals_=locals_)
-    for loop in loops:
-        for row in loop.rows:
-            for name, expr in row:
-                if name in loop.position:
-                    writer.count(expr)
-    for steps, values in columns:
-        for _, _, rhs in steps:
-            for expr in rhs:
-                writer.count(expr)
-        for _, expr in values:
-            writer.count(expr)
-    return writer
+    return c_jacobian_parts(context, system, functools.partial(_column_lines, positions=positions),
+                            _factor_lines)
 
 
 def _column_lines(state: str, j: int, steps, values, writer, positions) -> list[str]:
