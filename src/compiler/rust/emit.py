@@ -12,7 +12,8 @@ import hashlib
 import uuid
 from dataclasses import dataclass
 
-from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout, sample_fired
+from compiler.codegen import emit as c_emit
+from compiler.codegen.interface import TERMINATE_FLAG, make_layout, sample_fired
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
@@ -116,14 +117,9 @@ def _file_text(system: System, model: str) -> str:
     return "\n".join(head) + "\n\n".join(modules) + "\n\n" + tail
 
 
-class _Module:
-    """The text of the model's functions, part by part (as ``codegen.emit._Module``)."""
-
-    def __init__(self, system: System, layout: Layout, context: Context):
-        self.system = system
-        self.layout = layout
-        self.context = context
-        self.terminate_flag = TERMINATE_FLAG in context.slots
+class _Module(c_emit._Module):
+    """The text of the model's functions, part by part: the C emitter's parts (the same
+    ``__init__``, derived values and their order), written in Rust."""
 
     def text(self) -> str:
         system = self.system
@@ -161,14 +157,6 @@ class _Module:
             self._jacobian(),
         ]
         return "\n\n".join(self.context.helpers + [part for part in parts if part])
-
-    def _derived(self, copies: bool) -> list:
-        derivative_copies = {v.name for v in self.layout.interface.variables if v.derivative_of}
-        return [(name, expr) for name, expr in self.layout.derived
-                if (name in derivative_copies) == copies]
-
-    def _assignments(self, pairs) -> list[str]:
-        return [line for part in self._assignment_parts(pairs) for line in part]
 
     def _assignment_parts(self, pairs) -> list[list[str]]:
         """``v = expr;`` for (v, expr) pairs, in pieces of PART_LINES."""
