@@ -149,3 +149,21 @@ def test_wasm_builds_where_the_toolchain_has_the_target_and_says_why_not_elsewhe
         with pytest.raises(PackageError, match=f"cannot build Dahlquist for {WASM_TARGET}: "):
             rust_from_flat(flat, "wasm", tmp_path)
         assert not list(tmp_path.iterdir())
+
+
+def test_cosim_compile_backend_rust_writes_the_source_the_program_and_the_fmu(tmp_path, capsys):
+    from cosim.cli import main
+
+    model = str(STIFF / "Dahlquist.mo")
+    assert main(["compile", model, "--backend", "rust", "-o", str(tmp_path / "model.rs")]) == 0
+    assert (tmp_path / "model.rs").read_text().startswith("//! Dahlquist")
+    assert main(["compile", model, "--backend", "rust", "--program", "-o",
+                 str(tmp_path / "model")]) == 0
+    run = subprocess.run([str(tmp_path / "model"), "--stop", "1", "--step", "0.5"],
+                         capture_output=True, text=True)
+    assert run.stdout.splitlines()[0] == "time,Dahlquist.x" and len(run.stdout.splitlines()) == 4
+    assert main(["compile", model, "--backend", "rust", "--fmu", "-o", str(tmp_path)]) == 0
+    assert (tmp_path / "Dahlquist.fmu").is_file()
+    # the C backend makes FMUs only: the Rust options are refused with the reason
+    assert main(["compile", model, "--program"]) != 0
+    assert "--program, --fmu and --target go with --backend rust" in capsys.readouterr().err
