@@ -358,6 +358,7 @@ impl Radau {
     }
 
     /// Factor E1 and E2 for step size h; true when singular.
+    #[inline(never)] // a step's parts stay functions: Radau::step stays small
     fn factor_newton_matrices(&mut self, h: f64) -> bool {
         let n = self.n;
         let fac1 = U1 / h;
@@ -470,6 +471,7 @@ impl Radau {
     }
 
     /// f at the three stages, stored in z1..z3 (which held the stage increments).
+    #[inline(never)] // a step's parts stay functions: Radau::step stays small
     fn evaluate_stages<S: OdeSystem>(&mut self, system: &mut S, h: f64) -> i32 {
         let t = self.mem.t;
         let times = [t + C1 * h, t + C2 * h, t + h];
@@ -493,6 +495,7 @@ impl Radau {
 
     /// One simplified Newton correction: z1..z3 hold f at the stages on entry and the
     /// corrections of the transformed increments f1..f3 on return.
+    #[inline(never)] // a step's parts stay functions: Radau::step stays small
     fn newton_correction(&mut self, h: f64) {
         let fac1 = U1 / h;
         let alphn = ALPHA / h;
@@ -579,6 +582,7 @@ impl Radau {
 
     /// Embedded error estimate (8.19)-(8.20); on a first or rejected step a large estimate is
     /// refined by one more solve so that stiff components do not inflate it.
+    #[inline(never)] // a step's parts stay functions: Radau::step stays small
     fn estimate_error<S: OdeSystem>(&mut self, system: &mut S, h: f64, err: &mut f64) -> i32 {
         let n = self.n;
         let (hee1, hee2, hee3) = (DD1 / h, DD2 / h, DD3 / h);
@@ -607,6 +611,7 @@ impl Radau {
         0
     }
 
+    #[inline(never)] // a step's parts stay functions: Radau::step stays small
     fn accept_step<S: OdeSystem>(&mut self, system: &mut S, h: f64, err: f64, quot: f64, last: bool) -> i32 {
         let n = self.n;
         let m = &mut self.mem;
