@@ -58,9 +58,10 @@ def cache_key(*parts: str) -> str:
     return digest.hexdigest()
 
 
-def lookup(key: str, environ=None) -> Path | None:
-    """The cached FMU of ``key``, or None; a hit counts as a use (for pruning)."""
-    path = cache_dir(environ) / f"{key}.fmu"
+def lookup(key: str, environ=None, kind: str = "fmus", suffix: str = ".fmu") -> Path | None:
+    """The cached FMU of ``key``, or None; a hit counts as a use (for pruning). ``kind`` and
+    ``suffix``: another cache of built files (the Rust backend's: ``compiler.rust.compile``)."""
+    path = cache_dir(environ, kind) / f"{key}{suffix}"
     if not path.is_file():
         return None
     try:
@@ -70,22 +71,23 @@ def lookup(key: str, environ=None) -> Path | None:
     return path
 
 
-def store(key: str, fmu: Path, environ=None) -> Path:
+def store(key: str, fmu: Path, environ=None, kind: str = "fmus", suffix: str = ".fmu") -> Path:
     """Put a copy of ``fmu`` into the cache under ``key`` (atomically: concurrent compiles of
     the same model both succeed) and prune old entries. Returns the entry."""
-    folder = cache_dir(environ)
+    folder = cache_dir(environ, kind)
     folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{key}.fmu"
+    target = folder / f"{key}{suffix}"
     staged = folder / f".{key}.{os.getpid()}.partial"
     shutil.copyfile(fmu, staged)
+    shutil.copymode(fmu, staged)   # a cached program stays executable
     os.replace(staged, target)
-    _prune(folder)
+    _prune(folder, suffix)
     return target
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: Path, suffix: str = ".fmu") -> None:
     used = []
-    for path in folder.glob("*.fmu"):
+    for path in folder.glob(f"*{suffix}"):
         try:
             used.append((path.stat().st_mtime, path))
         except OSError:   # removed by another process meanwhile

@@ -47,9 +47,11 @@ def cs_on_grid(path: Path, grid: np.ndarray, names, tolerance: float) -> np.ndar
     return np.array(rows)
 
 
-def me_with_scipy(path: Path, grid: np.ndarray, names, rtol: float, atol) -> np.ndarray:
+def me_with_scipy(path: Path, grid: np.ndarray, names, rtol: float, atol,
+                  directional: bool = True) -> np.ndarray:
     """Integrate the FMU's Model Exchange interface with scipy's Radau, its Jacobian taken from
-    fmi3GetDirectionalDerivative (no events: for the smooth problems)."""
+    fmi3GetDirectionalDerivative (``directional`` False: scipy's differences, for FMUs that do
+    not provide it) (no events: for the smooth problems)."""
     description, fmu = open_fmu(path, "ME")
     fmu.enterInitializationMode(startTime=grid[0])
     fmu.exitInitializationMode()
@@ -79,7 +81,8 @@ def me_with_scipy(path: Path, grid: np.ndarray, names, rtol: float, atol) -> np.
 
     x0 = np.zeros(n)
     fmu.getContinuousStates(pointer(x0), n)
-    solution = solve_ivp(rhs, (grid[0], grid[-1]), x0, method="Radau", t_eval=grid, jac=jacobian,
+    solution = solve_ivp(rhs, (grid[0], grid[-1]), x0, method="Radau", t_eval=grid,
+                         jac=jacobian if directional else None,
                          rtol=rtol, atol=atol)
     assert solution.success, solution.message
     by_state = {state.name: k for k, state in enumerate(states)}

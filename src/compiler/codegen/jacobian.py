@@ -36,9 +36,14 @@ class _Loop:
         self.rows = residual_rows(block)
 
 
-def jacobian_parts(context: Context, system: System) -> list[list[str]]:
+def jacobian_parts(context: Context, system: System, column_lines=None,
+                   factor_lines=None) -> list[list[str]]:
     """The statements of model_jacobian in pieces of about PART_LINES lines (one piece when a
-    loop is crossed: its factors serve every column)."""
+    loop is crossed: its factors serve every column). ``column_lines`` and ``factor_lines``
+    write a column and a loop's factors in another language (default: C; see
+    ``_column_lines`` and ``_factor_lines``)."""
+    column_lines = column_lines or _column_lines
+    factor_lines = factor_lines or _factor_lines
     blocks = system.blocks[:system.n_derivative_blocks]
     readers = _readers(blocks)
     columns, loops = [], {}
@@ -50,12 +55,12 @@ def jacobian_parts(context: Context, system: System) -> list[list[str]]:
     writer = _counted_writer(context, locals_, loops.values(), columns)
     parts = [[]]
     for loop in sorted(loops.values(), key=lambda item: item.number):
-        parts[-1].extend(_factor_lines(loop, writer))
+        parts[-1].extend(factor_lines(loop, writer))
     for j, (steps, values) in enumerate(columns):
         if not loops and len(parts[-1]) >= PART_LINES:
             parts.append([])
             writer = _counted_writer(context, locals_, (), columns[j:])
-        parts[-1].extend(_column_lines(system.states[j], j, steps, values, writer))
+        parts[-1].extend(column_lines(system.states[j], j, steps, values, writer))
     return parts
 
 

@@ -116,15 +116,21 @@ def _jacobian_csc(interface: ModelInterface, n: int) -> tuple[list[int], list[in
     return start, [row for row, _ in entries]
 
 
-def model_info(interface: ModelInterface, layout: Layout) -> str:
-    lines = [HEADER.format(name=interface.name), "#include <math.h>", "", '#include "model.h"', ""]
-    rows = ['{"time", TypeFloat64, 0, CausalityIndependent, VariabilityContinuous, InitialNone, 1}']
+def one_per_value_reference(layout: Layout):
+    """The variables that own a value reference, in value-reference order (the rows of the
+    runtime's variable table: an alias or a further array element has none of its own)."""
     seen: set[int] = set()
     for variable in layout.variables:
         vr = layout.value_reference[variable.name]
-        if vr in seen:
-            continue
-        seen.add(vr)
+        if vr not in seen:
+            seen.add(vr)
+            yield variable
+
+
+def model_info(interface: ModelInterface, layout: Layout) -> str:
+    lines = [HEADER.format(name=interface.name), "#include <math.h>", "", '#include "model.h"', ""]
+    rows = ['{"time", TypeFloat64, 0, CausalityIndependent, VariabilityContinuous, InitialNone, 1}']
+    for variable in one_per_value_reference(layout):
         group = layout.array_of(variable.name)
         slot = layout.slot[group.elements[0] if group else variable.name]  # an array: its first
         name, count = (group.name, len(group.elements)) if group else (variable.name, 1)

@@ -172,8 +172,10 @@ def _model_structure(interface: ModelInterface, layout: Layout) -> etree._Elemen
     return root
 
 
-def model_description(interface: ModelInterface, layout: Layout, token: str) -> bytes:
-    """The XML text of modelDescription.xml; raises PackageError if it violates the schema."""
+def model_description(interface: ModelInterface, layout: Layout, token: str,
+                      capabilities: dict[str, str] = CAPABILITIES) -> bytes:
+    """The XML text of modelDescription.xml; raises PackageError if it violates the schema.
+    ``capabilities``: the optional FMI functions the binary provides (the C runtime's all)."""
     root = etree.Element("fmiModelDescription", {
         "fmiVersion": "3.0", "modelName": interface.name, "instantiationToken": token,
         **({"description": interface.description} if interface.description else {}),
@@ -181,9 +183,9 @@ def model_description(interface: ModelInterface, layout: Layout, token: str) -> 
     })
     # delay() records its expressions at each completed step (fmu_templates/delays.h)
     completed_steps = "true" if interface.delays else "false"
-    etree.SubElement(root, "ModelExchange", {"modelIdentifier": interface.identifier, **CAPABILITIES,
+    etree.SubElement(root, "ModelExchange", {"modelIdentifier": interface.identifier, **capabilities,
                                              "needsCompletedIntegratorStep": completed_steps})
-    etree.SubElement(root, "CoSimulation", {"modelIdentifier": interface.identifier, **CAPABILITIES,
+    etree.SubElement(root, "CoSimulation", {"modelIdentifier": interface.identifier, **capabilities,
                                             "canHandleVariableCommunicationStepSize": "true",
                                             "mightReturnEarlyFromDoStep": "true", "hasEventMode": "false"})
     units = _unit_definitions(interface)

@@ -16,14 +16,20 @@ EXTERNAL_RUNTIME_SOURCES = ("external_support.c",)
 EXTERNAL_RUNTIME_HEADERS = ("external_support.h", "ModelicaUtilities.h")
 
 
+def installed_folder(name: str, marker: str, what: str) -> Path:
+    """The folder ``name`` of a runtime: beside the compiler package when installed, at the
+    top of a checkout; ``marker`` is a file it must hold, ``what`` names it in the error."""
+    here = Path(__file__).resolve()
+    for candidate in (here.parents[1] / name, here.parents[3] / name):
+        if (candidate / marker).is_file():
+            return candidate
+    raise FileNotFoundError(f"{what} ({name}/{marker}) is not installed with the compiler")
+
+
 @functools.lru_cache(maxsize=None)
 def template_dir() -> Path:
     """fmu_templates/: beside the compiler package when installed, at the top of a checkout."""
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[1] / "fmu_templates", here.parents[3] / "fmu_templates"):
-        if (candidate / "model.h").is_file():
-            return candidate
-    raise FileNotFoundError("the FMU runtime (fmu_templates/model.h) is not installed with the compiler")
+    return installed_folder("fmu_templates", "model.h", "the FMU runtime")
 
 
 def fmi_headers_dir() -> Path:

@@ -6,7 +6,9 @@ import argparse
 import json
 
 from compiler import api as compiler_api
+from compiler.rust.build import WASM_TARGET
 from cosim import api
+from cosim.errors import CosimError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,6 +46,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     compile_.add_argument("--fmi-arrays", action="store_true",
                           help="show arrays among the inputs, outputs and parameters as FMI 3.0 "
                                "array variables (default: one scalar variable per element)")
+    compile_.add_argument("--backend", choices=("c", "rust"), default="c",
+                          help="c (default): an FMU of C code built with gcc; rust: one Rust "
+                               "source file (-o model.rs) with its own runtime, built with "
+                               "rustc alone by --program, --fmu or --target")
+    made = compile_.add_mutually_exclusive_group()
+    made.add_argument("--program", action="store_true",
+                      help="with --backend rust: build the program (./model --stop 10 "
+                           "--step 0.01 --param k=2 -o out.csv writes cosim run's columns)")
+    made.add_argument("--fmu", action="store_true",
+                      help="with --backend rust: build an FMI 3.0 FMU whose binary is the "
+                           "Rust code")
+    made.add_argument("--target", choices=(WASM_TARGET,),
+                      help="with --backend rust: build the fmi3 functions as a WebAssembly "
+                           "module (needs that target's Rust standard library)")
     compile_.set_defaults(handler=_compile)
 
 
@@ -90,5 +106,21 @@ def _flatten(args: argparse.Namespace) -> int:
 def _compile(args: argparse.Namespace) -> int:
     from compiler.compile import fmu_from_flat
 
+    if args.backend == "rust":
+        return _compile_rust(args)
+    if args.program or args.fmu or args.target:
+        raise CosimError("--program, --fmu and --target go with --backend rust (the C "
+                         "backend always makes an FMU)")
     print(fmu_from_flat(_flat(args), output=args.output, fmi_arrays=args.fmi_arrays))
+    return 0
+
+
+def _compile_rust(args: argparse.Namespace) -> int:
+    from compiler.rust.compile import rust_from_flat
+
+    if args.fmi_arrays:
+        raise CosimError("--fmi-arrays is not supported by the Rust backend")
+    kind = ("fmu" if args.fmu else "program" if args.program else
+            "wasm" if args.target else "source")
+    print(rust_from_flat(_flat(args), kind, output=args.output))
     return 0
