@@ -6,7 +6,9 @@ import argparse
 import json
 
 from compiler import api as compiler_api
-from cosim import api
+from cosim.commands.lazy import lazy_import
+
+api = lazy_import("cosim.api")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
