@@ -108,7 +108,41 @@ static size_t PREFIX(reach_of_column)(TYPE *lu, size_t column) {
     return top;
 }
 
-int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
+/* Factor on the pivots and patterns of the last factorization (rows in pivot order): the
+ * entries of U's column k come in the topological order the search gave them. Returns false
+ * when a pivot fails the threshold test (or is zero): then the caller factors anew. */
+static bool PREFIX(refactor)(TYPE *lu, const SCALAR *values) {
+    const SparsePattern *a = lu->pattern;
+    const size_t n = a->n;
+    SCALAR *x = lu->work;
+    for (size_t k = 0; k < n; k++) {
+        const size_t u_begin = lu->u_start[k], diagonal = lu->u_start[k + 1] - 1;
+        const size_t l_begin = lu->l_start[k] + 1, l_end = lu->l_start[k + 1];
+        for (size_t p = u_begin; p <= diagonal; p++) x[lu->u_rows[p]] = 0;
+        for (size_t p = l_begin; p < l_end; p++) x[lu->l_rows[p]] = 0;
+        const size_t column = a->order[k];
+        for (size_t p = a->column_start[column]; p < a->column_start[column + 1]; p++)
+            x[lu->pivot_of_row[a->rows[p]]] = values[p];
+        for (size_t p = u_begin; p < diagonal; p++) {
+            const size_t j = lu->u_rows[p];
+            const SCALAR xj = x[j];
+            lu->u_values[p] = xj;
+            for (size_t q = lu->l_start[j] + 1; q < lu->l_start[j + 1]; q++)
+                x[lu->l_rows[q]] -= lu->l_values[q] * xj;
+        }
+        const double pivot_magnitude = MAGNITUDE(x[k]);
+        double largest = pivot_magnitude;
+        for (size_t p = l_begin; p < l_end; p++) largest = fmax(largest, MAGNITUDE(x[lu->l_rows[p]]));
+        if (!(pivot_magnitude > 0.0) || pivot_magnitude < DIAGONAL_PIVOT_THRESHOLD * largest) return false;
+        const SCALAR inverse_pivot = 1.0 / x[k];
+        lu->u_values[diagonal] = inverse_pivot;
+        for (size_t p = l_begin; p < l_end; p++) lu->l_values[p] = x[lu->l_rows[p]] * inverse_pivot;
+    }
+    return true;
+}
+
+/* Factor with a search for each column's reach and pivot (Gilbert-Peierls). */
+static int PREFIX(factor_anew)(TYPE *lu, const SCALAR *values) {
     const SparsePattern *a = lu->pattern;
     const size_t n = a->n;
     size_t l_count = 0, u_count = 0;
@@ -172,6 +206,13 @@ int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
     /* from here on, L's rows are numbered in pivot order */
     for (size_t p = 0; p < l_count; p++) lu->l_rows[p] = lu->pivot_of_row[lu->l_rows[p]];
     return 0;
+}
+
+int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
+    if (lu->factored && PREFIX(refactor)(lu, values)) return 0;
+    const int status = PREFIX(factor_anew)(lu, values);
+    lu->factored = status == 0;
+    return status;
 }
 
 void PREFIX(solve)(TYPE *lu, SCALAR *b) {
