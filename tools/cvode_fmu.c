@@ -67,14 +67,29 @@ typedef struct {
     fmi3GetDirectionalDerivativeTYPE *directional;
     size_t n;
     const fmi3ValueReference *state_vrs, *derivative_vrs;
+    const size_t *order; /* CVODE's state k is the FMU's state order[k] */
+    double *fmu_states, *fmu_derivatives;
 } Model;
+
+static void to_fmu(const Model *m, const double *cvode, double *fmu) {
+    for (size_t k = 0; k < m->n; k++) fmu[m->order[k]] = cvode[k];
+}
+
+static void from_fmu(const Model *m, const double *fmu, double *cvode) {
+    for (size_t k = 0; k < m->n; k++) cvode[k] = fmu[m->order[k]];
+}
+
+static int set_states(Model *m, sunrealtype t, N_Vector y) {
+    to_fmu(m, N_VGetArrayPointer(y), m->fmu_states);
+    return m->set_time(m->instance, t) > fmi3Warning
+           || m->set_states(m->instance, m->fmu_states, m->n) > fmi3Warning;
+}
 
 static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void *data) {
     Model *m = data;
-    if (m->set_time(m->instance, t) > fmi3Warning
-        || m->set_states(m->instance, N_VGetArrayPointer(y), m->n) > fmi3Warning
-        || m->get_derivatives(m->instance, N_VGetArrayPointer(ydot), m->n) > fmi3Warning)
+    if (set_states(m, t, y) || m->get_derivatives(m->instance, m->fmu_derivatives, m->n) > fmi3Warning)
         return 1; /* recoverable: CVODE retries with a smaller step */
+    from_fmu(m, m->fmu_derivatives, N_VGetArrayPointer(ydot));
     return 0;
 }
 
@@ -82,9 +97,7 @@ static int jacobian(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix jac, void 
                     N_Vector tmp2, N_Vector tmp3) {
     Model *m = data;
     (void)fy, (void)tmp1, (void)tmp2, (void)tmp3;
-    if (m->set_time(m->instance, t) > fmi3Warning
-        || m->set_states(m->instance, N_VGetArrayPointer(y), m->n) > fmi3Warning)
-        return 1;
+    if (set_states(m, t, y)) return 1;
     sunrealtype **columns = SUNDenseMatrix_Cols(jac);
     const fmi3Float64 seed = 1.0;
     for (size_t j = 0; j < m->n; j++)
@@ -108,21 +121,23 @@ static double now(void) {
 
 #define SYMBOL(type, name) ((type *)dlsym(library, #name))
 
-/* Integrate from t0 to t1; band < 0: dense solver with the FMU's Jacobian, else the band
+/* Integrate from t0 to t1 (CVODE's state k is the FMU's continuous state order[k], the one of
+ * state_vrs[k] and derivative_vrs[k]); band < 0: dense solver with the FMU's Jacobian, else the band
  * solver with half-bandwidth `band`. Returns 0 on success; y (the final states), stats
  * (steps, f evaluations including those for Jacobians, Jacobians, LU setups) and *seconds
  * (the integration alone, instantiation and initialization excluded). */
 int cvode_fmu(const char *binary, const char *token, size_t n, const fmi3ValueReference *state_vrs,
-              const fmi3ValueReference *derivative_vrs, double t0, double t1, double rtol,
+              const fmi3ValueReference *derivative_vrs, const size_t *order, double t0, double t1, double rtol,
               const double *atol, int band, double *y, long *stats, double *seconds) {
     void *library = dlopen(binary, RTLD_NOW | RTLD_LOCAL);
     if (!library) return -1;
     Model m = {NULL, SYMBOL(fmi3SetTimeTYPE, fmi3SetTime), SYMBOL(fmi3SetContinuousStatesTYPE, fmi3SetContinuousStates),
                SYMBOL(fmi3GetContinuousStateDerivativesTYPE, fmi3GetContinuousStateDerivatives),
-               SYMBOL(fmi3GetDirectionalDerivativeTYPE, fmi3GetDirectionalDerivative), n, state_vrs, derivative_vrs};
+               SYMBOL(fmi3GetDirectionalDerivativeTYPE, fmi3GetDirectionalDerivative), n, state_vrs, derivative_vrs,
+               order, malloc(n * sizeof(double)), malloc(n * sizeof(double))};
     fmi3Instance instance = SYMBOL(fmi3InstantiateModelExchangeTYPE, fmi3InstantiateModelExchange)(
         "cvode", token, NULL, fmi3False, fmi3False, NULL, quiet);
-    if (!instance) return -2;
+    if (!instance || !m.fmu_states || !m.fmu_derivatives) return -2;
     m.instance = instance;
     fmi3Boolean more = fmi3True, ignored;
     fmi3Float64 next;
@@ -135,14 +150,13 @@ int cvode_fmu(const char *binary, const char *token, size_t n, const fmi3ValueRe
                                                                             &ignored, &ignored, &next) > fmi3Warning)
             goto free_instance;
     if (SYMBOL(fmi3EnterContinuousTimeModeTYPE, fmi3EnterContinuousTimeMode)(instance) > fmi3Warning) goto free_instance;
-    fmi3Float64 *start = malloc(n * sizeof *start);
-    SYMBOL(fmi3GetContinuousStatesTYPE, fmi3GetContinuousStates)(instance, start, n);
+    SYMBOL(fmi3GetContinuousStatesTYPE, fmi3GetContinuousStates)(instance, m.fmu_states, n);
 
     const double started = now();
     SUNContext context;
     SUNContext_Create(0, &context);
     N_Vector state = N_VNew_Serial((sunindextype)n, context), tolerances = N_VNew_Serial((sunindextype)n, context);
-    memcpy(N_VGetArrayPointer(state), start, n * sizeof(double));
+    from_fmu(&m, m.fmu_states, N_VGetArrayPointer(state));
     memcpy(N_VGetArrayPointer(tolerances), atol, n * sizeof(double));
     SUNMatrix matrix = band < 0 ? SUNDenseMatrix((sunindextype)n, (sunindextype)n, context)
                                 : SUNBandMatrix((sunindextype)n, band, band, context);
@@ -172,10 +186,11 @@ int cvode_fmu(const char *binary, const char *token, size_t n, const fmi3ValueRe
     N_VDestroy(state);
     N_VDestroy(tolerances);
     SUNContext_Free(&context);
-    free(start);
     result = flag < 0 ? flag : 0;
 free_instance:
     SYMBOL(fmi3FreeInstanceTYPE, fmi3FreeInstance)(instance);
+    free(m.fmu_states);
+    free(m.fmu_derivatives);
     dlclose(library);
     return result;
 }

@@ -48,8 +48,8 @@ def _driver() -> ctypes.CDLL:
 
 
 class CvodeOnFmu:
-    """CVODE on the Model Exchange interface of ``fmu`` (its states in the order of
-    ``state_names``)."""
+    """CVODE on the Model Exchange interface of ``fmu``, its state vector in the order of
+    ``state_names`` (which may differ from the FMU's: a band solver wants a narrow band)."""
 
     def __init__(self, fmu: Path, state_names):
         description = read_model_description(fmu)
@@ -63,6 +63,8 @@ class CvodeOnFmu:
         vrs = ctypes.c_uint32 * self.n
         self.state_vrs = vrs(*[by_name[name].valueReference for name in state_names])
         self.derivative_vrs = vrs(*[derivatives[name] for name in state_names])
+        position = {u.variable.derivative.name: k for k, u in enumerate(description.derivatives)}
+        self.order = (ctypes.c_size_t * self.n)(*[position[name] for name in state_names])
 
     def run(self, t0: float, t1: float, rtol: float, atol: np.ndarray, band: int = -1) -> CvodeRun:
         y = np.zeros(self.n)
@@ -72,7 +74,7 @@ class CvodeOnFmu:
         double_p = ctypes.POINTER(ctypes.c_double)
         started = time.perf_counter()
         flag = _driver().cvode_fmu(self.binary, self.token, ctypes.c_size_t(self.n), self.state_vrs,
-                                   self.derivative_vrs, ctypes.c_double(t0), ctypes.c_double(t1),
+                                   self.derivative_vrs, self.order, ctypes.c_double(t0), ctypes.c_double(t1),
                                    ctypes.c_double(rtol), tolerances.ctypes.data_as(double_p), ctypes.c_int(band),
                                    y.ctypes.data_as(double_p), stats, ctypes.byref(seconds))
         if flag != 0:

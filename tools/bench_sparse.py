@@ -1,0 +1,247 @@
+"""Large sparse stiff systems: a 2-D Brusselator on an N x N grid (2 N^2 states) and a heat rod
+of 1000 cells, written in Modelica with arrays and compiled by cosim, against CVODE with its
+band solver and scipy's BDF with a sparse Jacobian.
+
+Each model is compiled once (the table shows the compile's wall time and the size of the
+generated model.c). Each point integrates from the start to the stop time: our FMU with one
+Co-Simulation doStep (Radau IIA; the runtime takes its sparse LU when the Jacobian's pattern is
+sparse: a minimum-degree order and the symbolic analysis once, numeric factorizations on it);
+CVODE (the SUNDIALS 7 of the scikit-sundae wheel, driven from C on the same FMU's Model Exchange
+interface, tools/cvode_fmu.c) with its band solver and banded difference-quotient Jacobian, the
+states ordered so that the band is narrow (Brusselator: u and v of a cell side by side, bandwidth
+2N; the wheel has no KLU, and SuperLU_MT would need the sparse Jacobian from N^2 directional
+derivatives); scipy's solve_ivp(method='BDF') on the same equations in numpy, with the Jacobian's
+sparsity given. All use rtol and atol = rtol. Times are integration alone (medians of
+``--repeats`` interleaved runs for ours and CVODE, one run for scipy); the error is
+max_i |y_i - ref_i| / (|ref_i| + 1) at the stop time against CVODE at rtol 1e-10.
+
+Target (issue 19): at or below CVODE's time at equal error.
+
+    python tools/bench_sparse.py [--sizes 32 100] [--rtols 1e-4 1e-6 1e-8] [--repeats 3]
+
+Needs the bench extra (pip install .[bench]): scikit-sundae.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+from scipy.integrate import solve_ivp
+from scipy.sparse import diags, identity, kron
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "src"), str(ROOT / "tools")]
+from bench_radau import integrate_once  # noqa: E402
+from compiler import compile_fmu  # noqa: E402
+from cvode_peer import CvodeOnFmu  # noqa: E402
+from tests.runtime.problems import Problem  # noqa: E402
+
+BRUSSELATOR = """model Brusselator2D "Brusselator on an N x N grid, no-flux boundaries"
+  parameter Integer N = {n};
+  parameter Real alpha = 0.1;
+  parameter Real c = alpha*N^2 "alpha / dx^2";
+  Real u[N, N];
+  Real v[N, N];
+initial equation
+  for i in 1:N loop
+    for j in 1:N loop
+      u[i, j] = 22*(j/N)*(1 - j/N)^1.5;
+      v[i, j] = 27*(i/N)*(1 - i/N)^1.5;
+    end for;
+  end for;
+equation
+  for i in 1:N loop
+    for j in 1:N loop
+      der(u[i, j]) = 1 + u[i, j]^2*v[i, j] - 4.4*u[i, j] + c*(u[min(i + 1, N), j] + u[max(i - 1, 1), j]
+        + u[i, min(j + 1, N)] + u[i, max(j - 1, 1)] - 4*u[i, j]);
+      der(v[i, j]) = 3.4*u[i, j] - u[i, j]^2*v[i, j] + c*(v[min(i + 1, N), j] + v[max(i - 1, 1), j]
+        + v[i, min(j + 1, N)] + v[i, max(j - 1, 1)] - 4*v[i, j]);
+    end for;
+  end for;
+  annotation(experiment(StopTime = {stop}));
+end Brusselator2D;
+"""
+BRUSSELATOR_STOP = 11.5
+
+ROD = """model Rod "heat rod of n cells, held at T_left on the left, insulated on the right"
+  parameter Integer n = {n};
+  parameter Real a = 1e-2 "diffusivity";
+  parameter Real dx = 1/n;
+  parameter Real T_left = 1;
+  Real T[n](each start = 0, each fixed = true);
+equation
+  der(T[1]) = a/dx^2*(T_left - 2*T[1] + T[2]);
+  for i in 2:n - 1 loop
+    der(T[i]) = a/dx^2*(T[i - 1] - 2*T[i] + T[i + 1]);
+  end for;
+  der(T[n]) = a/dx^2*(T[n - 1] - T[n]);
+  annotation(experiment(StopTime = {stop}));
+end Rod;
+"""
+ROD_STOP = 10.0
+
+
+@dataclass
+class Case:
+    """One model: its Modelica text, states in FMU order, the band order for CVODE, numpy rhs."""
+
+    name: str
+    modelica: str
+    stop: float
+    state_names: tuple[str, ...]     # the FMU's states, also scipy's vector order
+    band_order: tuple[str, ...]      # the same states ordered for a narrow band
+    bandwidth: int
+    rhs: Callable
+    y0: np.ndarray
+    sparsity: object
+
+
+def brusselator(n: int) -> Case:
+    c = 0.1 * n * n
+    cells = [f"[{i},{j}]" for i in range(1, n + 1) for j in range(1, n + 1)]
+
+    def laplacian(w):
+        p = np.pad(w, 1, mode="edge")
+        return p[2:, 1:-1] + p[:-2, 1:-1] + p[1:-1, 2:] + p[1:-1, :-2] - 4 * w
+
+    def rhs(t, y):
+        u, v = y[:n * n].reshape(n, n), y[n * n:].reshape(n, n)
+        uuv = u * u * v
+        return np.concatenate([(1 + uuv - 4.4 * u + c * laplacian(u)).ravel(),
+                               (3.4 * u - uuv + c * laplacian(v)).ravel()])
+
+    x = np.arange(1, n + 1) / n
+    u0 = np.tile(22 * x * (1 - x) ** 1.5, (n, 1))
+    v0 = np.tile((27 * x * (1 - x) ** 1.5)[:, None], (1, n))
+    path = diags([1.0, 1.0, 1.0], [-1, 0, 1], shape=(n, n))
+    grid = (kron(path, identity(n)) + kron(identity(n), path) > 0).astype(float)
+    sparsity = kron(np.ones((2, 2)), grid) + identity(2 * n * n)
+    return Case(f"Brusselator2D N={n}", BRUSSELATOR.format(n=n, stop=BRUSSELATOR_STOP), BRUSSELATOR_STOP,
+                tuple(f"u{c_}" for c_ in cells) + tuple(f"v{c_}" for c_ in cells),
+                tuple(name for c_ in cells for name in (f"u{c_}", f"v{c_}")), 2 * n, rhs,
+                np.concatenate([u0.ravel(), v0.ravel()]), sparsity.tocsc())
+
+
+def rod(n: int) -> Case:
+    k = 1e-2 * n * n
+
+    def rhs(t, y):
+        left = np.concatenate([[1.0], y[:-1]])
+        right = np.concatenate([y[1:], [y[-1]]])
+        return k * (left - 2 * y + right)
+
+    return Case(f"Rod n={n}", ROD.format(n=n, stop=ROD_STOP), ROD_STOP, tuple(f"T[{i}]" for i in range(1, n + 1)),
+                tuple(f"T[{i}]" for i in range(1, n + 1)), 1, rhs, np.zeros(n),
+                diags([1.0, 1.0, 1.0], [-1, 0, 1], shape=(n, n)).tocsc())
+
+
+@dataclass
+class Point:
+    seconds: float
+    error: float
+    work: str
+
+
+def compiled(case: Case, folder: Path) -> tuple[Path, float, int]:
+    """The FMU, the compile's wall seconds and the size of its model.c."""
+    import zipfile
+
+    source = folder / f"{case.name.split()[0]}.mo"
+    source.write_text(case.modelica)
+    began = time.perf_counter()
+    fmu = compile_fmu(source, output=folder / f"{case.name.replace(' ', '_').replace('=', '')}.fmu", environ={})
+    seconds = time.perf_counter() - began
+    with zipfile.ZipFile(fmu) as archive:
+        size = archive.getinfo("sources/model.c").file_size
+    return fmu, seconds, size
+
+
+def error(final: np.ndarray, reference: np.ndarray) -> float:
+    return float(np.max(np.abs(final - reference) / (np.abs(reference) + 1.0)))
+
+
+def measure(case: Case, fmu: Path, rtols: list[float], repeats: int) -> dict[float, dict[str, Point]]:
+    cvode = CvodeOnFmu(fmu, case.band_order)
+    to_fmu_order = np.array([case.band_order.index(name) for name in case.state_names])
+    problem = Problem(case.rhs, None, tuple(case.y0), np.array([0.0, case.stop]), np.ones(len(case.y0)),
+                      case.state_names)
+    reference = cvode.run(0.0, case.stop, 1e-10, np.full(len(case.y0), 1e-10), case.bandwidth).final[to_fmu_order]
+    points = {}
+    for rtol in rtols:
+        ours = integrate_once(fmu, problem, rtol, {})
+        times: dict[str, list[float]] = {"ours": [], "CVODE": []}
+        for _ in range(repeats):
+            seconds, ours_final, _ = ours(False)
+            times["ours"].append(seconds)
+            run = cvode.run(0.0, case.stop, rtol, np.full(len(case.y0), rtol), case.bandwidth)
+            times["CVODE"].append(run.seconds)
+        _, _, messages = ours(True)
+        started = time.perf_counter()
+        scipy = solve_ivp(case.rhs, (0.0, case.stop), case.y0, method="BDF", rtol=rtol, atol=rtol,
+                          jac_sparsity=case.sparsity)
+        scipy_seconds = time.perf_counter() - started
+        points[rtol] = {
+            "ours": Point(statistics.median(times["ours"]), error(ours_final, reference),
+                          messages[-1].decode().split(": ")[-1] if messages else ""),
+            "CVODE": Point(statistics.median(times["CVODE"]), error(run.final[to_fmu_order], reference),
+                           f"{run.steps} steps {run.f_evals} f {run.lu} LU"),
+            "scipy BDF": Point(scipy_seconds, error(scipy.y[:, -1], reference),
+                               f"{len(scipy.t) - 1} steps {scipy.nfev} f {scipy.nlu} LU"),
+        }
+    return points
+
+
+def print_table(case: Case, compile_seconds: float, code_size: int, points) -> list[str]:
+    print(f"\n{case.name}: {len(case.y0)} states; cosim compile {compile_seconds:.1f} s wall, "
+          f"model.c {code_size / 1024:.0f} KB")
+    header = (f"{'rtol':>7} | {'ours ms':>9} {'error':>8} | {'CVODE ms':>9} {'error':>8} | "
+              f"{'scipy ms':>9} {'error':>8} | {'ours ms at':>13} {'CVODE/':>10} | work: ours; CVODE")
+    print(f"{'':>7} | {'':>18} | {'':>18} | {'':>18} | {'CVODE error':>13} {'ours':>10} |")
+    print(header)
+    print("-" * len(header))
+    losses = []
+    for rtol, p in points.items():
+        ours, cvode, scipy = p["ours"], p["CVODE"], p["scipy BDF"]
+        # work-precision: our fastest point at CVODE's error or better, whatever its rtol
+        matched = min((q["ours"].seconds for q in points.values() if q["ours"].error <= cvode.error), default=None)
+        ratio = cvode.seconds / matched if matched else 0.0
+        if ratio < 1.0:
+            losses.append(f"{case.name} at rtol {rtol:.0e}")
+        print(f"{rtol:>7.0e} | {ours.seconds * 1e3:>9.2f} {ours.error:>8.1e} | {cvode.seconds * 1e3:>9.2f} "
+              f"{cvode.error:>8.1e} | {scipy.seconds * 1e3:>9.1f} {scipy.error:>8.1e} | "
+              f"{matched * 1e3 if matched else float('nan'):>13.2f} {ratio:>10.2f} | "
+              f"{ours.work}; {cvode.work}{'  <- loses' if ratio < 1.0 else ''}")
+    return losses
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[32, 100], help="Brusselator grids N")
+    parser.add_argument("--rod", type=int, default=1000, help="cells of the rod (0: none)")
+    parser.add_argument("--rtols", type=float, nargs="+", default=[1e-4, 1e-6, 1e-8])
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print("error: max |y - ref| / (|ref| + 1) at the stop time; ref: CVODE (band) at rtol 1e-10")
+    cases = ([rod(args.rod)] if args.rod else []) + [brusselator(n) for n in args.sizes]
+    losses = []
+    with tempfile.TemporaryDirectory() as directory:
+        for case in cases:
+            fmu, seconds, size = compiled(case, Path(directory))
+            losses += print_table(case, seconds, size, measure(case, fmu, args.rtols, args.repeats))
+    print(f"\nload average at end: {os.getloadavg()[0]:.2f}")
+    print(f"target: at or below CVODE's time at equal error: "
+          f"{'met' if not losses else 'MISSED at ' + ', '.join(losses)}")
+    return 1 if losses else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
