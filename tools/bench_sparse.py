@@ -11,7 +11,8 @@ interface, tools/cvode_fmu.c) with its band solver and banded difference-quotien
 states ordered so that the band is narrow (Brusselator: u and v of a cell side by side, bandwidth
 2N; the wheel has no KLU, and SuperLU_MT would need the sparse Jacobian from N^2 directional
 derivatives); scipy's solve_ivp(method='BDF') on the same equations in numpy, with the Jacobian's
-sparsity given. All use rtol and atol = rtol. Times are integration alone (medians of
+sparsity given. All use rtol and atol = rtol. Times are CPU seconds of the thread that
+integrates (wall time on a shared machine counts other processes' turns), integration alone (medians of
 ``--repeats`` interleaved runs for ours and CVODE, one run for scipy); the error is
 max_i |y_i - ref_i| / (|ref_i| + 1) at the stop time against CVODE at rtol 1e-10.
 
@@ -184,10 +185,10 @@ def measure(case: Case, fmu: Path, rtols: list[float], repeats: int) -> dict[flo
             run = cvode.run(0.0, case.stop, rtol, np.full(len(case.y0), rtol), case.bandwidth)
             times["CVODE"].append(run.seconds)
         _, _, messages = ours(True)
-        started = time.perf_counter()
+        started = time.thread_time()
         scipy = solve_ivp(case.rhs, (0.0, case.stop), case.y0, method="BDF", rtol=rtol, atol=rtol,
                           jac_sparsity=case.sparsity)
-        scipy_seconds = time.perf_counter() - started
+        scipy_seconds = time.thread_time() - started
         points[rtol] = {
             "ours": Point(statistics.median(times["ours"]), error(ours_final, reference),
                           messages[-1].decode().split(": ")[-1] if messages else ""),

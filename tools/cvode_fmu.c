@@ -115,7 +115,7 @@ static void quiet(fmi3InstanceEnvironment environment, fmi3Status status, fmi3St
 
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -125,7 +125,8 @@ static double now(void) {
  * state_vrs[k] and derivative_vrs[k]); band < 0: dense solver with the FMU's Jacobian, else the band
  * solver with half-bandwidth `band`. Returns 0 on success; y (the final states), stats
  * (steps, f evaluations including those for Jacobians, Jacobians, LU setups) and *seconds
- * (the integration alone, instantiation and initialization excluded). */
+ * (CPU seconds of this thread in the integration alone, instantiation and initialization
+ * excluded). */
 int cvode_fmu(const char *binary, const char *token, size_t n, const fmi3ValueReference *state_vrs,
               const fmi3ValueReference *derivative_vrs, const size_t *order, double t0, double t1, double rtol,
               const double *atol, int band, double *y, long *stats, double *seconds) {
