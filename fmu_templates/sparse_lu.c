@@ -177,22 +177,35 @@ void sparse_pattern_free(SparsePattern *pattern) {
 
 #define SCALAR double
 #define MAGNITUDE fabs
+#define SUBTRACT_PRODUCT(target, a, b) ((target) -= (a) * (b))
 #define TYPE SparseLU
 #define PREFIX(name) sparse_lu_##name
 #include "sparse_lu_impl.h"
 #undef SCALAR
 #undef MAGNITUDE
+#undef SUBTRACT_PRODUCT
 #undef TYPE
 #undef PREFIX
 
 static double magnitude_1(double complex z) { return fabs(creal(z)) + fabs(cimag(z)); }
 
+/* target -= a * b on the (re, im) pair a double complex is (C99 6.2.5): the textbook product,
+ * without the checks for infinite parts that C's complex product makes on every entry */
+static inline void subtract_complex_product(double complex *target, double complex a, double complex b) {
+    double *pair = (double *)target;
+    const double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b);
+    pair[0] -= ar * br - ai * bi;
+    pair[1] -= ar * bi + ai * br;
+}
+
 #define SCALAR double complex
 #define MAGNITUDE magnitude_1  /* |re| + |im|, as LINPACK pivots: no hypot */
+#define SUBTRACT_PRODUCT(target, a, b) subtract_complex_product(&(target), (a), (b))
 #define TYPE SparseLUComplex
 #define PREFIX(name) sparse_lu_complex_##name
 #include "sparse_lu_impl.h"
 #undef SCALAR
 #undef MAGNITUDE
+#undef SUBTRACT_PRODUCT
 #undef TYPE
 #undef PREFIX

@@ -1,6 +1,7 @@
 /*
  * sparse_lu_impl.h -- the numeric sparse LU, written once for any scalar type.
- * Included by sparse_lu.c with SCALAR, MAGNITUDE, TYPE and PREFIX defined.
+ * Included by sparse_lu.c with SCALAR, MAGNITUDE, SUBTRACT_PRODUCT (target -= a * b), TYPE and
+ * PREFIX defined.
  *
  * Column k of the factors: x = L \ A(:, order[k]) restricted to the rows reachable in the
  * graph of L (Gilbert & Peierls, 1988), then the pivot is chosen among the rows that are not
@@ -128,11 +129,14 @@ static bool PREFIX(refactor)(TYPE *lu, const SCALAR *values) {
             const SCALAR xj = x[j];
             lu->u_values[p] = xj;
             for (size_t q = lu->l_start[j] + 1; q < lu->l_start[j + 1]; q++)
-                x[lu->l_rows[q]] -= lu->l_values[q] * xj;
+                SUBTRACT_PRODUCT(x[lu->l_rows[q]], lu->l_values[q], xj);
         }
         const double pivot_magnitude = MAGNITUDE(x[k]);
         double largest = pivot_magnitude;
-        for (size_t p = l_begin; p < l_end; p++) largest = fmax(largest, MAGNITUDE(x[lu->l_rows[p]]));
+        for (size_t p = l_begin; p < l_end; p++) {
+            const double magnitude = MAGNITUDE(x[lu->l_rows[p]]);
+            if (magnitude > largest) largest = magnitude;
+        }
         if (!(pivot_magnitude > 0.0) || pivot_magnitude < DIAGONAL_PIVOT_THRESHOLD * largest) return false;
         const SCALAR inverse_pivot = 1.0 / x[k];
         lu->u_values[diagonal] = inverse_pivot;
@@ -165,7 +169,7 @@ static int PREFIX(factor_anew)(TYPE *lu, const SCALAR *values) {
             if (l_column == NOT_PIVOTAL) continue;
             const SCALAR xj = x[row];
             for (size_t q = lu->l_start[l_column] + 1; q < lu->l_start[l_column + 1]; q++)
-                x[lu->l_rows[q]] -= lu->l_values[q] * xj;
+                SUBTRACT_PRODUCT(x[lu->l_rows[q]], lu->l_values[q], xj);
         }
         size_t pivot_row = NOT_PIVOTAL;
         double largest = -1.0;
@@ -222,13 +226,13 @@ void PREFIX(solve)(TYPE *lu, SCALAR *b) {
     for (size_t j = 0; j < n; j++) {
         const SCALAR xj = x[j];
         for (size_t p = lu->l_start[j] + 1; p < lu->l_start[j + 1]; p++)
-            x[lu->l_rows[p]] -= lu->l_values[p] * xj;
+            SUBTRACT_PRODUCT(x[lu->l_rows[p]], lu->l_values[p], xj);
     }
     for (size_t j = n; j-- > 0;) {
         const size_t diagonal = lu->u_start[j + 1] - 1;
         x[j] *= lu->u_values[diagonal];
         const SCALAR xj = x[j];
-        for (size_t p = lu->u_start[j]; p < diagonal; p++) x[lu->u_rows[p]] -= lu->u_values[p] * xj;
+        for (size_t p = lu->u_start[j]; p < diagonal; p++) SUBTRACT_PRODUCT(x[lu->u_rows[p]], lu->u_values[p], xj);
     }
     for (size_t k = 0; k < n; k++) b[lu->pattern->order[k]] = x[k];
 }
