@@ -138,11 +138,12 @@ int cvode_fmu(const char *binary, const char *token, size_t n, const fmi3ValueRe
                order, malloc(n * sizeof(double)), malloc(n * sizeof(double))};
     fmi3Instance instance = SYMBOL(fmi3InstantiateModelExchangeTYPE, fmi3InstantiateModelExchange)(
         "cvode", token, NULL, fmi3False, fmi3False, NULL, quiet);
-    if (!instance || !m.fmu_states || !m.fmu_derivatives) return -2;
     m.instance = instance;
     fmi3Boolean more = fmi3True, ignored;
     fmi3Float64 next;
-    int result = -3;
+    int result = -2;
+    if (!instance || !m.fmu_states || !m.fmu_derivatives) goto free_instance;
+    result = -3;
     if (SYMBOL(fmi3EnterInitializationModeTYPE, fmi3EnterInitializationMode)(instance, fmi3True, rtol, t0, fmi3True, t1) > fmi3Warning
         || SYMBOL(fmi3ExitInitializationModeTYPE, fmi3ExitInitializationMode)(instance) > fmi3Warning)
         goto free_instance;
@@ -189,7 +190,7 @@ int cvode_fmu(const char *binary, const char *token, size_t n, const fmi3ValueRe
     SUNContext_Free(&context);
     result = flag < 0 ? flag : 0;
 free_instance:
-    SYMBOL(fmi3FreeInstanceTYPE, fmi3FreeInstance)(instance);
+    if (instance) SYMBOL(fmi3FreeInstanceTYPE, fmi3FreeInstance)(instance);
     free(m.fmu_states);
     free(m.fmu_derivatives);
     dlclose(library);
