@@ -306,7 +306,7 @@ def _cubic_root(t):
     return x, np.cos(t) / (3 * x ** 2 + 1)
 
 
-@pytest.mark.parametrize("model", ["Constraint", "Outputs"])
+@pytest.mark.parametrize("model", ["Constraint", "Outputs", "RecordInput"])
 def test_index_reduction_differentiates_a_call_through_its_derivative_function(fmus, model):
     result = simulate(fmus, f"Derivatives.{model}", ["x", "v"])
     x, v = _cubic_root(result["time"])

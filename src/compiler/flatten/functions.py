@@ -241,15 +241,17 @@ def _derivatives(ctx, entry, definition: ast.ClassDef, header) -> tuple:
             raise FlattenError("a derivative annotation names its function: "
                                "'derivative = name'", argument.span)
         options = {"order": 1, "noDerivative": [], "zeroDerivative": []}
+        # an input named here may be a record: it stands for all its flat variables
+        inputs = {port.name: [item.name for item in port.variables]
+                  for port in header.input_ports}
         for option in modification.arguments:
             key = option.name[0] if isinstance(option, ast.ElementMod) else ""
             value = option.modification.binding if option.modification is not None else None
             if key == "order" and isinstance(value, ast.IntLit):
                 options["order"] = value.value
             elif key in ("noDerivative", "zeroDerivative") and \
-                    isinstance(value, ast.ComponentRef) and \
-                    value.dotted in {item.name for item in header.inputs}:
-                options[key].append(value.dotted)
+                    isinstance(value, ast.ComponentRef) and value.dotted in inputs:
+                options[key].extend(inputs[value.dotted])
             else:
                 raise FlattenError(f"'{key or option}' in a derivative annotation is not "
                                    "supported (order, noDerivative and zeroDerivative of an "

@@ -285,6 +285,38 @@ package CodegenGaps
       p + q = sin(time);
     end Outputs;
 
+    record Scale
+      Real gain;
+      Real unused;
+    end Scale;
+
+    function scaledCubic "gain (x^3 + x); the record input has no derivative"
+      input Scale s;
+      input Real x;
+      output Real y;
+    algorithm
+      y := s.gain*(x^3 + x);
+      annotation(derivative(noDerivative = s) = scaledCubicDer);
+    end scaledCubic;
+
+    function scaledCubicDer
+      input Scale s;
+      input Real x;
+      input Real dx;
+      output Real dy;
+    algorithm
+      dy := s.gain*(3*x^2 + 1)*dx;
+    end scaledCubicDer;
+
+    model RecordInput "noDerivative names a record input: all of its fields"
+      parameter Scale s(gain = 2, unused = 0);
+      Real x;
+      Real v;
+    equation
+      der(x) = v;
+      scaledCubic(s, x) = 2*sin(time);
+    end RecordInput;
+
     model Varying "zeroDerivative = a does not apply where a changes"
       Real a = 1 + time;
       Real x;
