@@ -6,6 +6,7 @@
  * it restarts (fresh Jacobian, first-step logic) only after an event. New inputs at a
  * communication point only refresh f at the current point.
  */
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <math.h>
 #include <string.h>
 
@@ -48,7 +49,7 @@ static Status allocate_integrator(ModelInstance *comp) {
         comp->atol[k] = comp->tolerance * MODEL_STATE_NOMINAL[k];
     }
     const RadauProblem problem = {
-        N_STATES, model_rhs, MODEL_HAS_JACOBIAN ? model_rhs_jacobian : NULL, comp,
+        n_states(), model_rhs, MODEL.has_jacobian ? model_rhs_jacobian : NULL, comp,
         MODEL_JACOBIAN_COLUMN_START, MODEL_JACOBIAN_ROWS, comp->rtol, comp->atol};
     if (radau5_init(&comp->radau, &problem) != RadauOK) {
         instance_log(comp, StatusFatal, LogStatusFatal, "out of memory for the integrator");
@@ -66,7 +67,7 @@ void cosim_release_integrator(ModelInstance *comp) {
 }
 
 Status cosim_prepare_integrator(ModelInstance *comp) {
-    return N_STATES > 0 ? allocate_integrator(comp) : StatusOK;
+    return n_states() > 0 ? allocate_integrator(comp) : StatusOK;
 }
 
 static Status integration_failure(ModelInstance *comp, RadauStatus status) {
@@ -78,7 +79,7 @@ static Status integration_failure(ModelInstance *comp, RadauStatus status) {
 /* Start the integrator at the model's current time and states. */
 static Status restart_integrator(ModelInstance *comp) {
     comp->inputs_changed = comp->discrete_inputs_changed = false;
-    if (N_STATES > 0) {
+    if (n_states() > 0) {
         const Status status = allocate_integrator(comp);
         if (status > StatusWarning) return status;
         instance_get_states(comp, comp->x);
@@ -100,9 +101,9 @@ static Status restart_integrator(ModelInstance *comp) {
  * continuous-time asserts hold there, whether or not anyone reads the variables
  * (model_outputs, which checks them, otherwise runs only for a read). */
 static Status accept_step(ModelInstance *comp) {
-    if (N_GUESSES == 0 && !MODEL_HAS_ASSERTS) return StatusOK;
+    if (n_guesses() == 0 && !MODEL.has_asserts) return StatusOK;
     comp->values_dirty = true;
-    const Status status = instance_refresh(comp, MODEL_HAS_ASSERTS);
+    const Status status = instance_refresh(comp, MODEL.has_asserts);
     if (status <= StatusWarning) instance_keep_guesses(comp);
     return status;
 }
@@ -115,8 +116,8 @@ typedef struct {
  * time resolution (a time event a rounding error away from a communication point), jump. */
 static Status advance(ModelInstance *comp, double t_stop, Advance *step) {
     step->t_old = comp->data.time;
-    if (N_STATES == 0 || t_stop - comp->data.time <= EVENT_TIME_RESOLUTION * fmax(comp->time_scale, fabs(t_stop))) {
-        if (N_STATES > 0) radau5_shift_time(&comp->radau, t_stop);
+    if (n_states() == 0 || t_stop - comp->data.time <= EVENT_TIME_RESOLUTION * fmax(comp->time_scale, fabs(t_stop))) {
+        if (n_states() > 0) radau5_shift_time(&comp->radau, t_stop);
         step->t_new = t_stop;
         return StatusOK;
     }
@@ -124,7 +125,7 @@ static Status advance(ModelInstance *comp, double t_stop, Advance *step) {
     if (result != RadauOK) return integration_failure(comp, result);
     step->t_old = radau5_step_start(&comp->radau);
     step->t_new = comp->radau.mem.t;
-    memcpy(comp->x, comp->radau.x, N_STATES * sizeof(double));
+    memcpy(comp->x, comp->radau.x, n_states() * sizeof(double));
     return StatusOK;
 }
 
@@ -143,23 +144,22 @@ static Status handle_event(ModelInstance *comp, size_t indicator, bool *terminat
     status = restart_integrator(comp);
     if (status > StatusWarning) return status;
     instance_get_states(comp, comp->x);
-    if (N_EVENT_INDICATORS > 0) status = event_indicators_at(comp, t, comp->x, comp->z);
+    if (n_event_indicators() > 0) status = event_indicators_at(comp, t, comp->x, comp->z);
     return status;
 }
 
 /* The model at time t of the step just taken, with the states of the dense output there. */
 static void place_on_step(ModelInstance *comp, double t) {
-    double x[ARRAY_SIZE(N_STATES)] = {0.0};
-    if (N_STATES > 0) radau5_dense(&comp->radau, t, x);
+    if (n_states() > 0) radau5_dense(&comp->radau, t, comp->x_dense);
     comp->data.time = t;
-    instance_set_states(comp, x);
+    instance_set_states(comp, comp->x_dense);
 }
 
 /* Record the delayed expressions inside the step from t_old up to t_end (both excluded); the
  * model then stands at t_end with the states comp->x. */
 static Status record_inside_step(ModelInstance *comp, double t_old, double t_end) {
     Status status = StatusOK;
-    if (N_DELAYS > 0) {
+    if (n_delays() > 0) {
         status = delays_record_between(comp, t_old, t_end, place_on_step);
         comp->values_dirty = true;
     }
@@ -173,31 +173,31 @@ static Status record_inside_step(ModelInstance *comp, double t_old, double t_end
 static Status check_events(ModelInstance *comp, const Advance *step, bool time_event, bool *event,
                            bool *terminate) {
     *event = false;
-    if (N_EVENT_INDICATORS > 0) {
+    if (n_event_indicators() > 0) {
         double *z_new = comp->z_probe;
         Status status = event_indicators_at(comp, step->t_new, comp->x, z_new);
         if (status > StatusWarning) return status;
         if (event_domain_changed(comp->z, z_new, NULL)) {
-            double z_event[ARRAY_SIZE(N_EVENT_INDICATORS)], t_event;
+            double t_event;
             size_t indicator = 0;
-            status = event_locate(comp, step->t_old, comp->z, step->t_new, z_new, &t_event, z_event, &indicator);
+            status = event_locate(comp, step->t_old, comp->z, step->t_new, z_new, &t_event, comp->z_event, &indicator);
             if (status > StatusWarning) return status;
             status = record_inside_step(comp, step->t_old, t_event);
             if (status > StatusWarning) return status;
             *event = true;
             return handle_event(comp, indicator, terminate);
         }
-        memcpy(comp->z, z_new, sizeof comp->z);
+        memcpy(comp->z, z_new, n_event_indicators() * sizeof *comp->z);
     }
     Status status = record_inside_step(comp, step->t_old, step->t_new);
-    if (status <= StatusWarning && N_DELAYS > 0) status = delays_record(comp); /* the step's end */
+    if (status <= StatusWarning && n_delays() > 0) status = delays_record(comp); /* the step's end */
     if (status > StatusWarning || !time_event) return status;
     *event = true;
     return handle_event(comp, EVENT_TIME, terminate);
 }
 
 static void log_statistics(ModelInstance *comp, double t_start) {
-    if (N_STATES == 0) return;
+    if (n_states() == 0) return;
     const RadauCounters *c = &comp->radau.mem.count;
     instance_log(comp, StatusOK, LogIntegrator,
                  "doStep from t = %.17g to %.17g: %zu steps (%zu accepted, %zu rejected), %zu f, "
@@ -216,16 +216,16 @@ static Status begin_step(ModelInstance *comp, bool *terminate) {
     if (!comp->inputs_changed) return StatusOK;
     bool input_event = comp->discrete_inputs_changed;
     comp->inputs_changed = comp->discrete_inputs_changed = false;
-    if (N_EVENT_INDICATORS > 0) {
+    if (n_event_indicators() > 0) {
         const Status status = event_indicators_at(comp, comp->data.time, comp->x, comp->z_probe);
         if (status > StatusWarning) return status;
         if (event_domain_changed(comp->z, comp->z_probe, NULL))
             input_event = true;
         else
-            memcpy(comp->z, comp->z_probe, sizeof comp->z);
+            memcpy(comp->z, comp->z_probe, n_event_indicators() * sizeof *comp->z);
     }
     if (input_event) return handle_event(comp, EVENT_INPUT, terminate);
-    if (N_STATES == 0) return StatusOK;
+    if (n_states() == 0) return StatusOK;
     const RadauStatus result = radau5_rhs_changed(&comp->radau);
     return result == RadauOK ? StatusOK : integration_failure(comp, result);
 }
@@ -238,7 +238,7 @@ Status cosim_enter_step_mode(ModelInstance *comp) {
     status = delays_after_event(comp, false);
     if (status > StatusWarning) return status;
     status = restart_integrator(comp);
-    if (status <= StatusWarning && N_EVENT_INDICATORS > 0)
+    if (status <= StatusWarning && n_event_indicators() > 0)
         status = event_indicators_at(comp, comp->data.time, comp->x, comp->z);
     comp->values_dirty = true;
     return status;

@@ -1,6 +1,7 @@
 /*
  * delays.c -- recording delay() histories (see delays.h).
  */
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,6 @@ bool delays_reserve(DelayHistory *h, size_t n) {
     return true;
 }
 
-#if N_DELAYS > 0
 static bool append(DelayHistory *h, double t, double v) {
     if (!delays_reserve(h, h->count + 1)) return false;
     const size_t at = position(h, h->count);
@@ -67,10 +67,15 @@ static bool push(DelayHistory *h, double t, double v, double delay_max) {
     return true;
 }
 
-/* What the delayed expressions are at one time. */
+/* What the delayed expressions are at one time: n_delays() values each, in storage that
+ * DELAY_POINT declares where the point lives. */
 typedef struct {
-    double t, value[N_DELAYS], delay_time[N_DELAYS], delay_max[N_DELAYS];
+    double t, *value, *delay_time, *delay_max;
 } DelayPoint;
+
+#define DELAY_POINT(name)                                   \
+    double name##_storage_[3 * ARRAY_SIZE(n_delays())];     \
+    DelayPoint name = {0.0, name##_storage_, name##_storage_ + n_delays(), name##_storage_ + 2 * n_delays()}
 
 /* The delayed expressions at the model's current time and states (computing the values). */
 static Status evaluate(ModelInstance *comp, DelayPoint *p) {
@@ -82,7 +87,7 @@ static Status evaluate(ModelInstance *comp, DelayPoint *p) {
 }
 
 static Status store(ModelInstance *comp, const DelayPoint *p) {
-    for (size_t k = 0; k < N_DELAYS; k++) {
+    for (size_t k = 0; k < n_delays(); k++) {
         if (!(p->delay_time[k] >= 0.0 && p->delay_time[k] <= p->delay_max[k])) {
             instance_log(comp, StatusError, LogStatusError,
                          "%s: the delay time %.17g is not within [0, %.17g] (the maximum delay "
@@ -103,7 +108,8 @@ static Status store(ModelInstance *comp, const DelayPoint *p) {
 }
 
 Status delays_record(ModelInstance *comp) {
-    DelayPoint p;
+    if (n_delays() == 0) return StatusOK;
+    DELAY_POINT(p);
     const Status status = evaluate(comp, &p);
     if (status > StatusWarning) return status;
     const Status stored = store(comp, &p);
@@ -119,7 +125,7 @@ static Status evaluate_at(ModelInstance *comp, DelayPlacer place, double t, Dela
 /* Whether the line from a to b meets m within `tolerance` of their size, for every
  * expression (the monotone cubics lookups use are then closer still). */
 static bool resolved(const DelayPoint *a, const DelayPoint *m, const DelayPoint *b, double tolerance) {
-    for (size_t k = 0; k < N_DELAYS; k++) {
+    for (size_t k = 0; k < n_delays(); k++) {
         const double size = fmax(fabs(m->value[k]), fmax(fabs(a->value[k]), fabs(b->value[k])));
         if (fabs(m->value[k] - 0.5 * (a->value[k] + b->value[k])) > tolerance * size) return false;
     }
@@ -130,7 +136,7 @@ static bool resolved(const DelayPoint *a, const DelayPoint *m, const DelayPoint 
  * right half, halving where the line between the ends does not meet the middle. */
 static Status halves(ModelInstance *comp, DelayPlacer place, const DelayPoint *a,
                      const DelayPoint *b, int depth) {
-    DelayPoint m;
+    DELAY_POINT(m);
     Status status = evaluate_at(comp, place, 0.5 * (a->t + b->t), &m);
     if (status > StatusWarning) return status;
     const bool fine = depth >= DELAY_RECORD_DEPTH || resolved(a, &m, b, sqrt(comp->tolerance));
@@ -141,7 +147,9 @@ static Status halves(ModelInstance *comp, DelayPlacer place, const DelayPoint *a
 }
 
 Status delays_record_between(ModelInstance *comp, double t_old, double t_end, DelayPlacer place) {
-    DelayPoint a, b;
+    if (n_delays() == 0) return StatusOK;
+    DELAY_POINT(a);
+    DELAY_POINT(b);
     Status status = evaluate_at(comp, place, t_old, &a);
     if (status <= StatusWarning) status = evaluate_at(comp, place, t_end, &b);
     if (status <= StatusWarning) status = halves(comp, place, &a, &b, 0);
@@ -149,6 +157,7 @@ Status delays_record_between(ModelInstance *comp, double t_old, double t_end, De
 }
 
 Status delays_after_event(ModelInstance *comp, bool horizon) {
+    if (n_delays() == 0) return StatusOK;
     ModelData *m = &comp->data;
     const bool event_mode = m->event_mode;
     m->event_mode = true;
@@ -183,7 +192,7 @@ static double next_jump(const DelayHistory *h, double now) {
 bool delays_next_event(const ModelInstance *comp, bool horizon, double *next) {
     const ModelData *m = &comp->data;
     double earliest = INFINITY;
-    for (size_t k = 0; k < N_DELAYS; k++) {
+    for (size_t k = 0; k < n_delays(); k++) {
         const DelayHistory *h = &m->delays[k];
         if (!(h->delay_time > 0.0)) continue;
         earliest = fmin(earliest, next_jump(h, m->time));
@@ -196,35 +205,11 @@ bool delays_next_event(const ModelInstance *comp, bool horizon, double *next) {
 double delays_horizon(const ModelInstance *comp) {
     const ModelData *m = &comp->data;
     double shortest = INFINITY;
-    for (size_t k = 0; k < N_DELAYS; k++)
+    for (size_t k = 0; k < n_delays(); k++)
         if (!MODEL_DELAY_DISCRETE[k] && m->delays[k].delay_time > 0.0)
             shortest = fmin(shortest, m->delays[k].delay_time);
     return m->time + shortest;
 }
-#else
-Status delays_record(ModelInstance *comp) {
-    (void)comp;
-    return StatusOK;
-}
-
-Status delays_after_event(ModelInstance *comp, bool horizon) {
-    (void)comp, (void)horizon;
-    return StatusOK;
-}
-
-Status delays_record_between(ModelInstance *comp, double t_old, double t_end, DelayPlacer place) {
-    (void)comp, (void)t_old, (void)t_end, (void)place;
-    return StatusOK;
-}
-
-bool delays_next_event(const ModelInstance *comp, bool horizon, double *next) {
-    (void)comp, (void)horizon;
-    *next = INFINITY;
-    return false;
-}
-
-double delays_horizon(const ModelInstance *comp) { return comp->data.time + INFINITY; }
-#endif
 
 void delays_clear(ModelInstance *comp) {
     for (size_t k = 0; k < n_delays(); k++) {

@@ -5,6 +5,7 @@
  * earliest such time in an integrator step is found by crossing_locate on the step's
  * collocation polynomial.
  */
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <math.h>
 #include <string.h>
 
@@ -14,10 +15,10 @@
 
 Status event_update_once(ModelInstance *comp, EventUpdate *update) {
     ModelData *m = &comp->data;
-    memcpy(m->pre_r, m->r, sizeof m->r);
-    memcpy(m->pre_i, m->i, sizeof m->i);
-    memcpy(m->pre_e, m->e, sizeof m->e);
-    memcpy(m->pre_b, m->b, sizeof m->b);
+    memcpy(m->pre_r, m->r, MODEL.n_float64 * sizeof *m->r);
+    memcpy(m->pre_i, m->i, MODEL.n_int32 * sizeof *m->i);
+    memcpy(m->pre_e, m->e, MODEL.n_int64 * sizeof *m->e);
+    memcpy(m->pre_b, m->b, MODEL.n_boolean * sizeof *m->b);
     memset(update, 0, sizeof *update);
     const Status status = model_event_update(m, update);
     if (status <= StatusWarning) instance_keep_guesses(comp); /* the point is accepted */
@@ -70,23 +71,22 @@ Status event_indicators_at(ModelInstance *comp, double t, const double *x, doubl
 }
 
 bool event_domain_changed(const double *a, const double *b, size_t *which) {
-    return crossing_domain_changed(N_EVENT_INDICATORS, a, b, which);
+    return crossing_domain_changed(n_event_indicators(), a, b, which);
 }
 
 /* The indicators at time t on the integrator's dense output, for crossing_locate. */
 static int indicators_on_dense_output(void *context, double t, double *z) {
     ModelInstance *comp = context;
-    if (N_STATES > 0) radau5_dense(&comp->radau, t, comp->x);
+    if (n_states() > 0) radau5_dense(&comp->radau, t, comp->x);
     return event_indicators_at(comp, t, comp->x, z) > StatusWarning ? -1 : 0;
 }
 
 Status event_locate(ModelInstance *comp, double t_old, const double *z_old, double t_new,
                     const double *z_new, double *t_event, double *z_event, size_t *indicator) {
-    double work[2 * ARRAY_SIZE(N_EVENT_INDICATORS)];
-    if (crossing_locate(N_EVENT_INDICATORS, indicators_on_dense_output, comp, t_old, z_old, t_new, z_new,
-                        work, t_event, indicator, z_event, comp->time_scale) != 0)
+    if (crossing_locate(n_event_indicators(), indicators_on_dense_output, comp, t_old, z_old, t_new, z_new,
+                        comp->z_work, t_event, indicator, z_event, comp->time_scale) != 0)
         return StatusError;
-    if (N_STATES > 0) radau5_dense(&comp->radau, *t_event, comp->x);
+    if (n_states() > 0) radau5_dense(&comp->radau, *t_event, comp->x);
     return StatusOK;
 }
 

@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* access() */
 
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

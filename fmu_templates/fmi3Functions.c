@@ -8,6 +8,7 @@
  * execution, configuration mode, adjoint derivatives, Binary and the narrow numeric types)
  * log and return fmi3Error.
  */
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -117,14 +118,14 @@ static bool check_access(ModelInstance *comp, const char *function, const fmi3Va
     if (nvr == 0) return true;
     if (missing(comp, function, "valueReferences", vr) || missing(comp, function, "values", values)) return false;
     size_t expected = 0;
-    for (size_t k = 0; k < nvr; k++) expected += vr[k] < N_VALUE_REFERENCES ? MODEL_VARIABLES[vr[k]].count : 1;
+    for (size_t k = 0; k < nvr; k++) expected += vr[k] < MODEL.n_value_references ? MODEL_VARIABLES[vr[k]].count : 1;
     if (n_values != expected) {
         instance_log(comp, StatusError, LogStatusError, "%s: %s: expected nValues = %zu but was %zu",
                      comp->name, function, expected, n_values);
         return false;
     }
     for (size_t k = 0; k < nvr; k++) {
-        if (vr[k] >= N_VALUE_REFERENCES) {
+        if (vr[k] >= MODEL.n_value_references) {
             instance_log(comp, StatusError, LogStatusError, "%s: %s: unknown value reference %u",
                          comp->name, function, (unsigned)vr[k]);
             return false;
@@ -544,7 +545,7 @@ static size_t index_in(const size_t *slots, const VariableInfo *v) {
 
 static bool jacobian_applies(const fmi3ValueReference unknowns[], size_t n_unknowns,
                              const fmi3ValueReference knowns[], size_t n_knowns) {
-    if (!MODEL_HAS_JACOBIAN || N_STATES == 0) return false;
+    if (!MODEL.has_jacobian || n_states() == 0) return false;
     for (size_t k = 0; k < n_unknowns; k++)
         if (unknowns[k] == 0 || index_in(MODEL_DERIVATIVE_SLOT, &MODEL_VARIABLES[unknowns[k]]) == SIZE_MAX) return false;
     for (size_t k = 0; k < n_knowns; k++)
@@ -557,8 +558,7 @@ static Status jacobian_product(ModelInstance *comp, const fmi3ValueReference unk
                                const fmi3ValueReference knowns[], size_t n_knowns, const double seed[],
                                double sensitivity[]) {
     static const size_t none = SIZE_MAX;
-    double values[ARRAY_SIZE(N_JACOBIAN_NONZEROS)];
-    double column[ARRAY_SIZE(N_STATES)];
+    double *values = comp->jacobian_values, *column = comp->jacobian_column;
     Status status = instance_derivatives(comp);
     if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
     if (status > StatusWarning) return status;
@@ -773,10 +773,10 @@ fmi3Status fmi3CompletedIntegratorStep(fmi3Instance instance, fmi3Boolean noSetF
     *enterEventMode = false; /* no step events: dynamic state selection is not used */
     *terminateSimulation = false;
     fmi3Status status = fmi3OK;
-    if (N_GUESSES > 0 || MODEL_HAS_ASSERTS) {
+    if (n_guesses() > 0 || MODEL.has_asserts) {
         /* the loops solved at an accepted step start the next evaluations, and continuous-time
          * asserts hold there, whatever the importer reads */
-        status = refresh(comp, MODEL_HAS_ASSERTS);
+        status = refresh(comp, MODEL.has_asserts);
         if (status > fmi3Warning) return status;
         instance_keep_guesses(comp);
     }
@@ -804,7 +804,7 @@ static bool check_state_count(ModelInstance *comp, const char *function, const v
 fmi3Status fmi3SetContinuousStates(fmi3Instance instance, const fmi3Float64 continuousStates[],
                                    size_t nContinuousStates) {
     BEGIN(fmi3SetContinuousStates, StateContinuousTimeMode, FOR_ME)
-    if (!check_state_count(comp, __func__, continuousStates, nContinuousStates, N_STATES, "nContinuousStates"))
+    if (!check_state_count(comp, __func__, continuousStates, nContinuousStates, n_states(), "nContinuousStates"))
         return fmi3Error;
     instance_set_states(comp, continuousStates);
     comp->values_dirty = true;
@@ -814,7 +814,7 @@ fmi3Status fmi3SetContinuousStates(fmi3Instance instance, const fmi3Float64 cont
 fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance, fmi3Float64 derivatives[],
                                              size_t nContinuousStates) {
     BEGIN(fmi3GetContinuousStateDerivatives, MASK_MODEL_EXCHANGE_READ, FOR_ME)
-    if (!check_state_count(comp, __func__, derivatives, nContinuousStates, N_STATES, "nContinuousStates"))
+    if (!check_state_count(comp, __func__, derivatives, nContinuousStates, n_states(), "nContinuousStates"))
         return fmi3Error;
     const fmi3Status status = refresh(comp, false);
     if (status > fmi3Warning) return status;
@@ -824,17 +824,17 @@ fmi3Status fmi3GetContinuousStateDerivatives(fmi3Instance instance, fmi3Float64 
 
 fmi3Status fmi3GetEventIndicators(fmi3Instance instance, fmi3Float64 eventIndicators[], size_t nEventIndicators) {
     BEGIN(fmi3GetEventIndicators, MASK_MODEL_EXCHANGE_READ, FOR_ME)
-    if (!check_state_count(comp, __func__, eventIndicators, nEventIndicators, N_EVENT_INDICATORS,
+    if (!check_state_count(comp, __func__, eventIndicators, nEventIndicators, n_event_indicators(),
                            "nEventIndicators"))
         return fmi3Error;
     fmi3Status status = refresh(comp, false);
-    if (status > fmi3Warning || N_EVENT_INDICATORS == 0) return status;
+    if (status > fmi3Warning || n_event_indicators() == 0) return status;
     return instance_status(comp, model_event_indicators(&comp->data, eventIndicators));
 }
 
 fmi3Status fmi3GetContinuousStates(fmi3Instance instance, fmi3Float64 continuousStates[], size_t nContinuousStates) {
     BEGIN(fmi3GetContinuousStates, MASK_MODEL_EXCHANGE_READ, FOR_ME)
-    if (!check_state_count(comp, __func__, continuousStates, nContinuousStates, N_STATES, "nContinuousStates"))
+    if (!check_state_count(comp, __func__, continuousStates, nContinuousStates, n_states(), "nContinuousStates"))
         return fmi3Error;
     fmi3Status status = fmi3OK;
     if (comp->state == StateInitializationMode) status = refresh(comp, false);
@@ -845,7 +845,7 @@ fmi3Status fmi3GetContinuousStates(fmi3Instance instance, fmi3Float64 continuous
 
 fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 nominals[], size_t nContinuousStates) {
     BEGIN(fmi3GetNominalsOfContinuousStates, MASK_MODEL_EXCHANGE_READ, FOR_ME)
-    if (!check_state_count(comp, __func__, nominals, nContinuousStates, N_STATES, "nContinuousStates"))
+    if (!check_state_count(comp, __func__, nominals, nContinuousStates, n_states(), "nContinuousStates"))
         return fmi3Error;
     for (size_t k = 0; k < n_states(); k++) nominals[k] = MODEL_STATE_NOMINAL[k];
     return fmi3OK;
@@ -854,14 +854,14 @@ fmi3Status fmi3GetNominalsOfContinuousStates(fmi3Instance instance, fmi3Float64 
 fmi3Status fmi3GetNumberOfEventIndicators(fmi3Instance instance, size_t *nEventIndicators) {
     BEGIN(fmi3GetNumberOfEventIndicators, ANY_INSTANCE_STATE, FOR_ANY)
     if (missing(comp, __func__, "nEventIndicators", nEventIndicators)) return fmi3Error;
-    *nEventIndicators = N_EVENT_INDICATORS;
+    *nEventIndicators = n_event_indicators();
     return fmi3OK;
 }
 
 fmi3Status fmi3GetNumberOfContinuousStates(fmi3Instance instance, size_t *nContinuousStates) {
     BEGIN(fmi3GetNumberOfContinuousStates, ANY_INSTANCE_STATE, FOR_ANY)
     if (missing(comp, __func__, "nContinuousStates", nContinuousStates)) return fmi3Error;
-    *nContinuousStates = N_STATES;
+    *nContinuousStates = n_states();
     return fmi3OK;
 }
 

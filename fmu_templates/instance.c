@@ -2,6 +2,7 @@
  * instance.c -- model instances: creation, start values, logging, model evaluation, and
  * FMU states (one flat byte image serves fmi3GetFMUState and fmi3SerializeFMUState alike).
  */
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,62 @@ fmi3Status instance_status(ModelInstance *comp, Status status) {
     return (fmi3Status)status;
 }
 
+/* ----------------------------------------------------------- storage */
+
+/* Pieces of one block, each a multiple of this size so that every piece is aligned for
+ * its type. */
+#define PIECE_ALIGNMENT 16
+
+typedef struct {
+    unsigned char *base; /* NULL: only measure */
+    size_t used;
+} Block;
+
+static void *carve(Block *block, size_t count, size_t element) {
+    void *piece = block->base ? block->base + block->used : NULL;
+    block->used += (ARRAY_SIZE(count) * element + PIECE_ALIGNMENT - 1) / PIECE_ALIGNMENT * PIECE_ALIGNMENT;
+    return piece;
+}
+
+/* Every array of an instance whose length the model gives, in its block: measured with a
+ * block without base, placed with one. */
+static void lay_out(ModelInstance *comp, Block *block) {
+    ModelData *m = &comp->data;
+    m->r = carve(block, MODEL.n_float64, sizeof *m->r);
+    m->pre_r = carve(block, MODEL.n_float64, sizeof *m->pre_r);
+    m->i = carve(block, MODEL.n_int32, sizeof *m->i);
+    m->pre_i = carve(block, MODEL.n_int32, sizeof *m->pre_i);
+    m->e = carve(block, MODEL.n_int64, sizeof *m->e);
+    m->pre_e = carve(block, MODEL.n_int64, sizeof *m->pre_e);
+    m->b = carve(block, MODEL.n_boolean, sizeof *m->b);
+    m->pre_b = carve(block, MODEL.n_boolean, sizeof *m->pre_b);
+    m->s = carve(block, MODEL.n_string, sizeof *m->s);
+    m->delays = carve(block, MODEL.n_delays, sizeof *m->delays);
+    comp->z = carve(block, MODEL.n_event_indicators, sizeof *comp->z);
+    comp->z_probe = carve(block, MODEL.n_event_indicators, sizeof *comp->z_probe);
+    comp->z_event = carve(block, MODEL.n_event_indicators, sizeof *comp->z_event);
+    comp->z_work = carve(block, 2 * MODEL.n_event_indicators, sizeof *comp->z_work);
+    comp->z_outputs = carve(block, MODEL.n_event_indicators, sizeof *comp->z_outputs);
+    comp->rtol = carve(block, MODEL.n_states, sizeof *comp->rtol);
+    comp->atol = carve(block, MODEL.n_states, sizeof *comp->atol);
+    comp->x = carve(block, MODEL.n_states, sizeof *comp->x);
+    comp->x_dense = carve(block, MODEL.n_states, sizeof *comp->x_dense);
+    comp->guesses = carve(block, MODEL.n_guesses, sizeof *comp->guesses);
+    comp->jacobian_values = carve(block, MODEL.n_jacobian_nonzeros, sizeof *comp->jacobian_values);
+    comp->jacobian_column = carve(block, MODEL.n_states, sizeof *comp->jacobian_column);
+}
+
+/* The block of an instance's arrays, zeroed (false when out of memory). */
+static bool allocate_storage(ModelInstance *comp) {
+    Block measure = {NULL, 0};
+    lay_out(comp, &measure);
+    comp->storage = calloc(1, measure.used);
+    if (!comp->storage) return false;
+    Block block = {comp->storage, 0};
+    lay_out(comp, &block);
+    return true;
+}
+
 /* -------------------------------------------------------- life cycle */
 
 static void free_strings(char **strings, size_t n) {
@@ -112,16 +169,16 @@ static void set_start_values(ModelInstance *comp) {
     ModelData *m = &comp->data;
     release_resources(m);
     m->time = comp->start_time;
-    memcpy(m->r, START_FLOAT64, sizeof m->r);
-    memcpy(m->i, START_INT32, sizeof m->i);
-    memcpy(m->e, START_INT64, sizeof m->e);
-    memcpy(m->b, START_BOOLEAN, sizeof m->b);
-    free_strings(m->s, N_STRING);
+    memcpy(m->r, START_FLOAT64, MODEL.n_float64 * sizeof *m->r);
+    memcpy(m->i, START_INT32, MODEL.n_int32 * sizeof *m->i);
+    memcpy(m->e, START_INT64, MODEL.n_int64 * sizeof *m->e);
+    memcpy(m->b, START_BOOLEAN, MODEL.n_boolean * sizeof *m->b);
+    free_strings(m->s, n_strings());
     for (size_t k = 0; k < n_strings(); k++) m->s[k] = copy_string(START_STRING[k]);
-    memcpy(m->pre_r, m->r, sizeof m->r);
-    memcpy(m->pre_i, m->i, sizeof m->i);
-    memcpy(m->pre_e, m->e, sizeof m->e);
-    memcpy(m->pre_b, m->b, sizeof m->b);
+    memcpy(m->pre_r, m->r, MODEL.n_float64 * sizeof *m->r);
+    memcpy(m->pre_i, m->i, MODEL.n_int32 * sizeof *m->i);
+    memcpy(m->pre_e, m->e, MODEL.n_int64 * sizeof *m->e);
+    memcpy(m->pre_b, m->b, MODEL.n_boolean * sizeof *m->b);
     m->initial_phase = true;
     m->event_mode = false;
     m->terminal = false;
@@ -140,14 +197,15 @@ ModelInstance *instance_create(InterfaceType type, fmi3String name, fmi3String t
         instance_log(&probe, StatusError, LogStatusError, "fmi3Instantiate: instanceName must not be empty");
         return NULL;
     }
-    if (!token || strcmp(token, INSTANTIATION_TOKEN) != 0) {
+    if (!token || strcmp(token, MODEL.instantiation_token) != 0) {
         instance_log(&probe, StatusError, LogStatusError,
                      "%s: instantiationToken '%s' does not match this binary's '%s'", name,
-                     token ? token : "(null)", INSTANTIATION_TOKEN);
+                     token ? token : "(null)", MODEL.instantiation_token);
         return NULL;
     }
     ModelInstance *comp = calloc(1, sizeof(ModelInstance));
-    if (!comp) {
+    if (!comp || !allocate_storage(comp)) {
+        free(comp);
         instance_log(&probe, StatusFatal, LogStatusFatal, "%s: out of memory", name);
         return NULL;
     }
@@ -166,7 +224,7 @@ void instance_reset(ModelInstance *comp) {
     comp->state = StateInstantiated;
     comp->start_time = 0.0;
     comp->stop_time_defined = false;
-    comp->tolerance = DEFAULT_TOLERANCE;
+    comp->tolerance = MODEL.default_tolerance;
     comp->next_event_time_defined = false;
     comp->chatter.rapid = 0;
     comp->time_scale = 1.0;
@@ -182,7 +240,8 @@ void instance_free(ModelInstance *comp) {
     cosim_release_integrator(comp);
     release_resources(&comp->data);
     delays_free(comp);
-    free_strings(comp->data.s, N_STRING);
+    free_strings(comp->data.s, n_strings());
+    free(comp->storage);
     free(comp->name);
     free(comp->resource_location);
     free(comp);
@@ -218,8 +277,8 @@ Status instance_refresh(ModelInstance *comp, bool outputs) {
     }
     if (outputs && comp->outputs_pending) {
         Status computed = model_outputs(&comp->data);
-        if (computed <= StatusWarning && N_EVENT_INDICATORS > 0) {
-            double z[ARRAY_SIZE(N_EVENT_INDICATORS)];
+        if (computed <= StatusWarning && n_event_indicators() > 0) {
+            double *z = comp->z_outputs;
             const Status indicators = model_event_indicators(&comp->data, z);
             for (size_t k = 0; k < n_event_indicators(); k++) comp->data.r[MODEL_EVENT_INDICATOR_SLOT[k]] = z[k];
             if (indicators > computed) computed = indicators;
@@ -239,7 +298,7 @@ struct FmuState {
 };
 
 #define STATE_MAGIC "cosim-fmu-state"
-#define STATE_FORMAT 3u
+#define STATE_FORMAT 4u
 
 /* Writes (or, with out == NULL, only measures) the image field by field. */
 typedef struct {
@@ -279,22 +338,24 @@ typedef struct {
 } Field;
 
 #define FIELD(x) {&(x), sizeof(x)}
-#define ARRAY(x) {(x), sizeof(x)}
+#define ARRAY(x, n) {(x), (n) * sizeof *(x)}
 #define N_STATE_FIELDS 30
 
 static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
     ModelData *m = &comp->data;
     const Field list[N_STATE_FIELDS] = {
-        FIELD(m->time), ARRAY(m->r), ARRAY(m->i), ARRAY(m->e), ARRAY(m->b),
-        ARRAY(m->pre_r), ARRAY(m->pre_i), ARRAY(m->pre_e), ARRAY(m->pre_b),
+        FIELD(m->time), ARRAY(m->r, MODEL.n_float64), ARRAY(m->i, MODEL.n_int32),
+        ARRAY(m->e, MODEL.n_int64), ARRAY(m->b, MODEL.n_boolean),
+        ARRAY(m->pre_r, MODEL.n_float64), ARRAY(m->pre_i, MODEL.n_int32),
+        ARRAY(m->pre_e, MODEL.n_int64), ARRAY(m->pre_b, MODEL.n_boolean),
         FIELD(m->initial_phase), FIELD(m->event_mode), FIELD(m->terminal),
         FIELD(comp->state), FIELD(comp->values_dirty), FIELD(comp->outputs_pending),
         FIELD(comp->start_time), FIELD(comp->stop_time_defined), FIELD(comp->stop_time), FIELD(comp->time_scale),
-        FIELD(comp->tolerance), ARRAY(comp->z), FIELD(comp->next_event_time_defined),
+        FIELD(comp->tolerance), ARRAY(comp->z, n_event_indicators()), FIELD(comp->next_event_time_defined),
         FIELD(comp->next_event_time), FIELD(comp->chatter),
         FIELD(comp->inputs_changed), FIELD(comp->discrete_inputs_changed),
-        FIELD(comp->terminate_requested), ARRAY(comp->x), FIELD(comp->integrator_ready),
-        ARRAY(comp->guesses)};
+        FIELD(comp->terminate_requested), ARRAY(comp->x, n_states()), FIELD(comp->integrator_ready),
+        ARRAY(comp->guesses, n_guesses())};
     memcpy(fields, list, sizeof list);
 }
 
@@ -329,12 +390,12 @@ static void write_image(ModelInstance *comp, Writer *w) {
     Field fields[N_STATE_FIELDS];
     put(w, STATE_MAGIC, sizeof STATE_MAGIC);
     put(w, &format, sizeof format);
-    put_string(w, INSTANTIATION_TOKEN);
+    put_string(w, MODEL.instantiation_token);
     state_fields(comp, fields);
     for (size_t k = 0; k < N_STATE_FIELDS; k++) put(w, fields[k].address, fields[k].size);
     for (size_t k = 0; k < n_strings(); k++) put_string(w, comp->data.s[k]);
     for (size_t k = 0; k < n_delays(); k++) put_history(w, &comp->data.delays[k]);
-    if (comp->integrator_ready && N_STATES > 0) {
+    if (comp->integrator_ready && n_states() > 0) {
         const size_t size = radau5_state_size(&comp->radau);
         put(w, &size, sizeof size);
         if (w->out) radau5_state_save(&comp->radau, w->out + w->size);
@@ -385,7 +446,7 @@ static bool read_header(Reader *r) {
     char *token = NULL;
     const bool ok = take(r, magic, sizeof magic) && memcmp(magic, STATE_MAGIC, sizeof magic) == 0
                     && take(r, &format, sizeof format) && format == STATE_FORMAT
-                    && take_string(r, &token) && token && strcmp(token, INSTANTIATION_TOKEN) == 0;
+                    && take_string(r, &token) && token && strcmp(token, MODEL.instantiation_token) == 0;
     free(token);
     return ok;
 }
@@ -412,7 +473,7 @@ static bool read_image(ModelInstance *comp, Reader *r) {
         ok = take_string(r, &comp->data.s[k]);
     }
     for (size_t k = 0; ok && k < n_delays(); k++) ok = take_history(r, &comp->data.delays[k]);
-    if (ok && comp->integrator_ready && N_STATES > 0) ok = read_integrator(comp, r);
+    if (ok && comp->integrator_ready && n_states() > 0) ok = read_integrator(comp, r);
     return ok && r->at == r->size;
 }
 

@@ -74,9 +74,16 @@ typedef struct ModelInstance {
     double stop_time;
     double tolerance;
 
+    /* The arrays below (and those of `data`) have the lengths the model's sizes give
+     * (MODEL, model.h); they live in one block allocated with the instance. */
+    void *storage;
+
     /* events */
-    double z[ARRAY_SIZE(N_EVENT_INDICATORS)];     /* indicators where the last step ended */
-    double z_probe[ARRAY_SIZE(N_EVENT_INDICATORS)];
+    double *z;          /* n_event_indicators: indicators where the last step ended */
+    double *z_probe;    /* n_event_indicators */
+    double *z_event;    /* n_event_indicators: at a located event */
+    double *z_work;     /* 2 n_event_indicators: for crossing_locate */
+    double *z_outputs;  /* n_event_indicators: as outputs compute them */
     bool next_event_time_defined;
     double next_event_time;
     ChatterGuard chatter;
@@ -91,12 +98,15 @@ typedef struct ModelInstance {
     bool radau_allocated;
     double radau_tolerance;       /* the tolerance radau was set up with */
     Radau5 radau;
-    double rtol[ARRAY_SIZE(N_STATES)];
-    double atol[ARRAY_SIZE(N_STATES)];
-    double x[ARRAY_SIZE(N_STATES)];
+    double *rtol, *atol, *x;  /* n_states */
+    double *x_dense;          /* n_states: a point of the dense output */
 
-    /* the values of MODEL_GUESS_SLOT at the last accepted point */
-    double guesses[ARRAY_SIZE(N_GUESSES)];
+    /* n_guesses: the values of MODEL_GUESS_SLOT at the last accepted point */
+    double *guesses;
+
+    /* directional derivatives from the model's Jacobian */
+    double *jacobian_values;  /* n_jacobian_nonzeros */
+    double *jacobian_column;  /* n_states */
 } ModelInstance;
 
 /* ---- instance.c ---- */

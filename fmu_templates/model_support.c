@@ -2,6 +2,7 @@
  * model_support.c -- sample instants, delay histories and the solvers of algebraic loops for
  * model code (see model_support.h).
  */
+#define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

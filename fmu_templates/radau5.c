@@ -52,6 +52,12 @@ static const double TI11 = 4.3255798900631553510, TI12 = 0.33919925181580986954,
 #define JACOBIAN_REUSE_THETA 0.001   /* THET */
 #define STEP_KEEP_LOW 1.0            /* QUOT1 */
 #define STEP_KEEP_HIGH 1.2           /* QUOT2 */
+/* Large sparse systems (the sparse LU): RADAU5's advice for large systems, where an LU costs
+ * far more than a right-hand side: keep the Jacobian unless Newton converged slower than
+ * this, and the step (so the LU factors) while the step-size quotient stays in the window. */
+#define LARGE_REUSE_THETA 0.1        /* THET */
+#define LARGE_KEEP_LOW 0.99          /* QUOT1 */
+#define LARGE_KEEP_HIGH 2.0          /* QUOT2 */
 #define MAX_QUOT 5.0                 /* FACL: h_new >= h / 5 */
 #define MIN_QUOT 0.125               /* FACR: h_new <= 8 h */
 /* RADAU5 controls 0.1 rtol^(2/3) instead of rtol: its error estimate is of lower order than
@@ -482,6 +488,9 @@ static double step_quotient(double err, int newton_iterations) {
     return fmax(MIN_QUOT, fmin(MAX_QUOT, pow(err, 0.25) / fac));
 }
 
+/* Newton's convergence rate below which the Jacobian is kept for the next step. */
+static double reuse_theta(const Radau5 *r) { return r->sparse ? LARGE_REUSE_THETA : JACOBIAN_REUSE_THETA; }
+
 static int accept_step(Radau5 *r, double h, double err, double quot, bool last) {
     const size_t n = r->problem.n;
     RadauMemory *m = &r->mem;
@@ -518,12 +527,12 @@ static int accept_step(Radau5 *r, double h, double err, double quot, bool last) 
         if (m->reject) h_new = fmin(h_new, h);
         m->h_opt = fmin(h, h_new);
         const double qt = h_new / h;
-        const bool keep_step =
-            m->theta <= JACOBIAN_REUSE_THETA && qt >= STEP_KEEP_LOW && qt <= STEP_KEEP_HIGH;
+        const bool keep_step = m->theta <= reuse_theta(r) && qt >= (r->sparse ? LARGE_KEEP_LOW : STEP_KEEP_LOW)
+                               && qt <= (r->sparse ? LARGE_KEEP_HIGH : STEP_KEEP_HIGH);
         m->h = keep_step ? h : h_new; /* an unchanged h keeps the LU factors */
     }
     m->reject = false;
-    m->need_jacobian = m->theta > JACOBIAN_REUSE_THETA;
+    m->need_jacobian = m->theta > reuse_theta(r);
     return status;
 }
 

@@ -82,29 +82,66 @@ static bool eliminate_vertex(IndexList *adjacent, size_t v, size_t *mark) {
     return true;
 }
 
+/* The vertices not yet eliminated in lists by degree (doubly linked), so that one of least
+ * degree is found without scanning them all: O(n + fill) for the whole order. */
+typedef struct {
+    size_t *head;      /* n: first vertex of each degree, SIZE_MAX for none */
+    size_t *next, *previous, *degree;
+} DegreeLists;
+
+static void degree_insert(DegreeLists *lists, size_t v, size_t degree) {
+    lists->degree[v] = degree;
+    lists->previous[v] = SIZE_MAX;
+    lists->next[v] = lists->head[degree];
+    if (lists->head[degree] != SIZE_MAX) lists->previous[lists->head[degree]] = v;
+    lists->head[degree] = v;
+}
+
+static void degree_remove(DegreeLists *lists, size_t v) {
+    const size_t previous = lists->previous[v], next = lists->next[v];
+    if (previous != SIZE_MAX) lists->next[previous] = next;
+    else lists->head[lists->degree[v]] = next;
+    if (next != SIZE_MAX) lists->previous[next] = previous;
+}
+
 static bool minimum_degree_order(size_t n, const size_t *column_start, const size_t *rows,
                                  size_t *order) {
     IndexList *adjacent = calloc(n, sizeof(IndexList));
     size_t *mark = malloc(n * sizeof(size_t));
-    bool *eliminated = calloc(n, sizeof(bool));
-    bool ok = adjacent && mark && eliminated
+    DegreeLists lists = {malloc(n * sizeof(size_t)), malloc(n * sizeof(size_t)),
+                         malloc(n * sizeof(size_t)), malloc(n * sizeof(size_t))};
+    bool ok = adjacent && mark && lists.head && lists.next && lists.previous && lists.degree
               && build_symmetric_graph(adjacent, n, column_start, rows, mark);
+    for (size_t i = 0; ok && i < n; i++) mark[i] = lists.head[i] = SIZE_MAX;
+    for (size_t v = n; ok && v-- > 0;) degree_insert(&lists, v, adjacent[v].count);
+    size_t least = 0; /* no vertex has a smaller degree */
     for (size_t step = 0; ok && step < n; step++) {
-        size_t best = SIZE_MAX;
-        for (size_t v = 0; v < n; v++) {
-            if (!eliminated[v] && (best == SIZE_MAX || adjacent[v].count < adjacent[best].count))
-                best = v;
-        }
+        while (lists.head[least] == SIZE_MAX) least++;
+        const size_t best = lists.head[least];
+        degree_remove(&lists, best);
         order[step] = best;
-        eliminated[best] = true;
-        for (size_t i = 0; i < n; i++) mark[i] = SIZE_MAX;
         ok = eliminate_vertex(adjacent, best, mark);
+        /* back to SIZE_MAX where eliminate_vertex marked: the lists it touched (O(fill), not
+         * O(n) per step); the clique's degrees changed */
+        const IndexList *clique = &adjacent[best];
+        for (size_t a = 0; ok && a < clique->count; a++) {
+            const size_t w = clique->items[a];
+            const IndexList *neighbour = &adjacent[w];
+            mark[w] = SIZE_MAX;
+            for (size_t k = 0; k < neighbour->count; k++) mark[neighbour->items[k]] = SIZE_MAX;
+            degree_remove(&lists, w);
+            degree_insert(&lists, w, neighbour->count);
+            if (neighbour->count < least) least = neighbour->count;
+        }
         adjacent[best].count = 0;
     }
     for (size_t v = 0; adjacent && v < n; v++) free(adjacent[v].items);
     free(adjacent);
     free(mark);
-    free(eliminated);
+    free(lists.head);
+    free(lists.next);
+    free(lists.previous);
+    free(lists.degree);
     return ok;
 }
 
@@ -140,22 +177,35 @@ void sparse_pattern_free(SparsePattern *pattern) {
 
 #define SCALAR double
 #define MAGNITUDE fabs
+#define SUBTRACT_PRODUCT(target, a, b) ((target) -= (a) * (b))
 #define TYPE SparseLU
 #define PREFIX(name) sparse_lu_##name
 #include "sparse_lu_impl.h"
 #undef SCALAR
 #undef MAGNITUDE
+#undef SUBTRACT_PRODUCT
 #undef TYPE
 #undef PREFIX
 
 static double magnitude_1(double complex z) { return fabs(creal(z)) + fabs(cimag(z)); }
 
+/* target -= a * b on the (re, im) pair a double complex is (C99 6.2.5): the textbook product,
+ * without the checks for infinite parts that C's complex product makes on every entry */
+static inline void subtract_complex_product(double complex *target, double complex a, double complex b) {
+    double *pair = (double *)target;
+    const double ar = creal(a), ai = cimag(a), br = creal(b), bi = cimag(b);
+    pair[0] -= ar * br - ai * bi;
+    pair[1] -= ar * bi + ai * br;
+}
+
 #define SCALAR double complex
 #define MAGNITUDE magnitude_1  /* |re| + |im|, as LINPACK pivots: no hypot */
+#define SUBTRACT_PRODUCT(target, a, b) subtract_complex_product(&(target), (a), (b))
 #define TYPE SparseLUComplex
 #define PREFIX(name) sparse_lu_complex_##name
 #include "sparse_lu_impl.h"
 #undef SCALAR
 #undef MAGNITUDE
+#undef SUBTRACT_PRODUCT
 #undef TYPE
 #undef PREFIX

@@ -4,7 +4,10 @@
  * Left-looking Gilbert-Peierls LU with threshold partial pivoting that prefers the diagonal,
  * on a fill-reducing column order (minimum degree on the pattern of A + A^T). The pattern is
  * analysed once (sparse_pattern_init); each numeric factorization then reuses it for a real
- * and a complex matrix with the same pattern. Storage is compressed sparse columns.
+ * and a complex matrix with the same pattern. A factorization keeps its pivots and the
+ * patterns of L and U, and the next one (new values, same pattern) runs on them without the
+ * graph searches, as long as every pivot passes the same threshold test that chose it.
+ * Storage is compressed sparse columns.
  */
 #ifndef COSIM_SPARSE_LU_H
 #define COSIM_SPARSE_LU_H
@@ -38,11 +41,13 @@ void sparse_pattern_free(SparsePattern *pattern);
         SCALAR *work;                                                                         \
         size_t *reach, *stack, *next_child, *visited;                                         \
         size_t visit_mark;                                                                    \
+        bool factored; /* the pivots and patterns of L and U hold: factor() reuses them */   \
     } TYPE;                                                                                   \
     bool PREFIX##_init(TYPE *lu, const SparsePattern *pattern);                               \
     void PREFIX##_free(TYPE *lu);                                                             \
-    /* Factor the matrix whose values (in the pattern's order) are `values`. Returns 0, k+1 \
-     * when column k has no pivot, or -1 when memory runs out. */                             \
+    /* Factor the matrix whose values (in the pattern's order) are `values`: on the pivots  \
+     * and patterns of the last factorization while its pivots stay acceptable, else anew.  \
+     * Returns 0, k+1 when column k has no pivot, or -1 when memory runs out. */             \
     int PREFIX##_factor(TYPE *lu, const SCALAR *values);                                      \
     /* Solve A x = b in place. */                                                             \
     void PREFIX##_solve(TYPE *lu, SCALAR *b);

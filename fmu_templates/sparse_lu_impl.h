@@ -1,6 +1,7 @@
 /*
  * sparse_lu_impl.h -- the numeric sparse LU, written once for any scalar type.
- * Included by sparse_lu.c with SCALAR, MAGNITUDE, TYPE and PREFIX defined.
+ * Included by sparse_lu.c with SCALAR, MAGNITUDE, SUBTRACT_PRODUCT (target -= a * b), TYPE and
+ * PREFIX defined.
  *
  * Column k of the factors: x = L \ A(:, order[k]) restricted to the rows reachable in the
  * graph of L (Gilbert & Peierls, 1988), then the pivot is chosen among the rows that are not
@@ -108,7 +109,44 @@ static size_t PREFIX(reach_of_column)(TYPE *lu, size_t column) {
     return top;
 }
 
-int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
+/* Factor on the pivots and patterns of the last factorization (rows in pivot order): the
+ * entries of U's column k come in the topological order the search gave them. Returns false
+ * when a pivot fails the threshold test (or is zero): then the caller factors anew. */
+static bool PREFIX(refactor)(TYPE *lu, const SCALAR *values) {
+    const SparsePattern *a = lu->pattern;
+    const size_t n = a->n;
+    SCALAR *x = lu->work;
+    for (size_t k = 0; k < n; k++) {
+        const size_t u_begin = lu->u_start[k], diagonal = lu->u_start[k + 1] - 1;
+        const size_t l_begin = lu->l_start[k] + 1, l_end = lu->l_start[k + 1];
+        for (size_t p = u_begin; p <= diagonal; p++) x[lu->u_rows[p]] = 0;
+        for (size_t p = l_begin; p < l_end; p++) x[lu->l_rows[p]] = 0;
+        const size_t column = a->order[k];
+        for (size_t p = a->column_start[column]; p < a->column_start[column + 1]; p++)
+            x[lu->pivot_of_row[a->rows[p]]] = values[p];
+        for (size_t p = u_begin; p < diagonal; p++) {
+            const size_t j = lu->u_rows[p];
+            const SCALAR xj = x[j];
+            lu->u_values[p] = xj;
+            for (size_t q = lu->l_start[j] + 1; q < lu->l_start[j + 1]; q++)
+                SUBTRACT_PRODUCT(x[lu->l_rows[q]], lu->l_values[q], xj);
+        }
+        const double pivot_magnitude = MAGNITUDE(x[k]);
+        double largest = pivot_magnitude;
+        for (size_t p = l_begin; p < l_end; p++) {
+            const double magnitude = MAGNITUDE(x[lu->l_rows[p]]);
+            if (magnitude > largest) largest = magnitude;
+        }
+        if (!(pivot_magnitude > 0.0) || pivot_magnitude < DIAGONAL_PIVOT_THRESHOLD * largest) return false;
+        const SCALAR inverse_pivot = 1.0 / x[k];
+        lu->u_values[diagonal] = inverse_pivot;
+        for (size_t p = l_begin; p < l_end; p++) lu->l_values[p] = x[lu->l_rows[p]] * inverse_pivot;
+    }
+    return true;
+}
+
+/* Factor with a search for each column's reach and pivot (Gilbert-Peierls). */
+static int PREFIX(factor_anew)(TYPE *lu, const SCALAR *values) {
     const SparsePattern *a = lu->pattern;
     const size_t n = a->n;
     size_t l_count = 0, u_count = 0;
@@ -131,7 +169,7 @@ int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
             if (l_column == NOT_PIVOTAL) continue;
             const SCALAR xj = x[row];
             for (size_t q = lu->l_start[l_column] + 1; q < lu->l_start[l_column + 1]; q++)
-                x[lu->l_rows[q]] -= lu->l_values[q] * xj;
+                SUBTRACT_PRODUCT(x[lu->l_rows[q]], lu->l_values[q], xj);
         }
         size_t pivot_row = NOT_PIVOTAL;
         double largest = -1.0;
@@ -174,6 +212,13 @@ int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
     return 0;
 }
 
+int PREFIX(factor)(TYPE *lu, const SCALAR *values) {
+    if (lu->factored && PREFIX(refactor)(lu, values)) return 0;
+    const int status = PREFIX(factor_anew)(lu, values);
+    lu->factored = status == 0;
+    return status;
+}
+
 void PREFIX(solve)(TYPE *lu, SCALAR *b) {
     const size_t n = lu->pattern->n;
     SCALAR *x = lu->work;
@@ -181,13 +226,13 @@ void PREFIX(solve)(TYPE *lu, SCALAR *b) {
     for (size_t j = 0; j < n; j++) {
         const SCALAR xj = x[j];
         for (size_t p = lu->l_start[j] + 1; p < lu->l_start[j + 1]; p++)
-            x[lu->l_rows[p]] -= lu->l_values[p] * xj;
+            SUBTRACT_PRODUCT(x[lu->l_rows[p]], lu->l_values[p], xj);
     }
     for (size_t j = n; j-- > 0;) {
         const size_t diagonal = lu->u_start[j + 1] - 1;
         x[j] *= lu->u_values[diagonal];
         const SCALAR xj = x[j];
-        for (size_t p = lu->u_start[j]; p < diagonal; p++) x[lu->u_rows[p]] -= lu->u_values[p] * xj;
+        for (size_t p = lu->u_start[j]; p < diagonal; p++) SUBTRACT_PRODUCT(x[lu->u_rows[p]], lu->u_values[p], xj);
     }
     for (size_t k = 0; k < n; k++) b[lu->pattern->order[k]] = x[k];
 }

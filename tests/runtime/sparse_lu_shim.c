@@ -38,3 +38,26 @@ int order_of(size_t n, const size_t *start, const size_t *rows, size_t *order) {
     sparse_pattern_free(&pattern);
     return 0;
 }
+
+/* `count` matrices of one pattern factored in turn by one factorization object (the later
+ * ones on the pivots of the earlier where they hold), each solving its own right-hand side:
+ * values[k * nnz ...], b[k * n ...]; complex ones as (re, im) pairs. Returns the first
+ * nonzero status. */
+#define SOLVE_SEQUENCE(NAME, TYPE, PREFIX, SCALAR)                                              \
+    int NAME(size_t n, const size_t *start, const size_t *rows, size_t count, const double *values, \
+             double *b) {                                                                         \
+        SparsePattern pattern;                                                                    \
+        TYPE lu;                                                                                  \
+        if (!sparse_pattern_init(&pattern, n, start, rows)) return -1;                            \
+        if (!PREFIX##_init(&lu, &pattern)) return -1;                                             \
+        int status = 0;                                                                           \
+        for (size_t k = 0; k < count && !status; k++) {                                           \
+            status = PREFIX##_factor(&lu, (const SCALAR *)values + k * start[n]);                 \
+            if (!status) PREFIX##_solve(&lu, (SCALAR *)b + k * n);                                \
+        }                                                                                         \
+        PREFIX##_free(&lu);                                                                       \
+        sparse_pattern_free(&pattern);                                                            \
+        return status;                                                                            \
+    }
+SOLVE_SEQUENCE(solve_sequence_real, SparseLU, sparse_lu, double)
+SOLVE_SEQUENCE(solve_sequence_complex, SparseLUComplex, sparse_lu_complex, double complex)

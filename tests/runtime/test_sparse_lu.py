@@ -15,6 +15,10 @@ SHIM = """
 int solve_real(size_t n, const size_t *start, const size_t *rows, const double *values, double *b);
 int solve_complex(size_t n, const size_t *start, const size_t *rows, const double *values, double *b);
 int order_of(size_t n, const size_t *start, const size_t *rows, size_t *order);
+int solve_sequence_real(size_t n, const size_t *start, const size_t *rows, size_t count, const double *values,
+                        double *b);
+int solve_sequence_complex(size_t n, const size_t *start, const size_t *rows, size_t count, const double *values,
+                           double *b);
 """
 
 
@@ -104,3 +108,72 @@ def test_minimum_degree_eliminates_the_hub_last(lib):
     assert order[-1] == 0 or order[-2] == 0
     status, x = solve(lib, matrix, np.arange(n, dtype=float))
     assert status == 0 and np.allclose(dense @ x, np.arange(n))
+
+
+def solve_sequence(lib, matrices: list[sp.csc_matrix], rhs: list[np.ndarray]) -> tuple[int, list[np.ndarray]]:
+    """Factor matrices of one pattern in turn with one factorization object (the runtime's
+    way: Newton matrices of new values, the same pattern) and solve each one's right side."""
+    ffi, library = lib
+    first = sp.csc_matrix(matrices[0])
+    first.sort_indices()
+    start = np.ascontiguousarray(first.indptr, dtype=np.uintp)
+    rows = np.ascontiguousarray(first.indices, dtype=np.uintp)
+    complex_case = any(np.iscomplexobj(m.data) for m in matrices)
+    dtype = complex if complex_case else float
+    values = []
+    for matrix in matrices:
+        matrix = sp.csc_matrix(matrix, dtype=dtype)
+        matrix.sort_indices()
+        assert np.array_equal(matrix.indptr, first.indptr) and np.array_equal(matrix.indices, first.indices)
+        values.append(matrix.data)
+    values = np.ascontiguousarray(np.concatenate(values))
+    x = np.ascontiguousarray(np.concatenate(rhs).astype(dtype))
+    function = library.solve_sequence_complex if complex_case else library.solve_sequence_real
+    status = function(first.shape[0], ffi.cast("size_t *", start.ctypes.data), ffi.cast("size_t *", rows.ctypes.data),
+                      len(matrices), ffi.cast("double *", values.ctypes.data), ffi.cast("double *", x.ctypes.data))
+    n = first.shape[0]
+    return status, [x[k * n:(k + 1) * n] for k in range(len(matrices))]
+
+
+@pytest.mark.parametrize("dtype", [float, complex])
+def test_later_factorizations_of_one_pattern(lib, dtype):
+    """New values on one pattern: mild changes keep the first pivots (the factorization
+    reuses them), a change that makes a kept pivot too small (a diagonal entry that falls to
+    1e-8 of its column) needs new ones, a matrix that is singular on its first pivots but
+    not otherwise needs a search anew; every solution agrees with numpy's."""
+    rng = np.random.default_rng(11)
+    base = random_sparse(150, 0.03, 3, dtype)
+    base.sort_indices()
+    matrices = [base]
+    for scale in (1.1, 0.7, 2.0):   # the Newton matrix I - h J with other h
+        matrices.append(sp.csc_matrix(base * scale + sp.identity(150) * (1 - scale), dtype=base.dtype))
+    weak = base.copy()
+    diagonal = np.flatnonzero(weak.indices == np.repeat(np.arange(150), np.diff(weak.indptr)))
+    weak.data[diagonal[40]] = 1e-8   # row 40's diagonal entry: no longer a pivot
+    matrices.append(weak)
+    swapped = base.copy()
+    swapped.data[diagonal] = 0.0     # every diagonal zero: pivots elsewhere or singular
+    swapped.data[diagonal[::2]] = 1.0
+    matrices += [swapped, base]
+    rhs = [rng.normal(size=150) for _ in matrices]
+    dense = [m.toarray() for m in matrices]
+    singular = [np.linalg.matrix_rank(d) < 150 for d in dense]
+    if any(singular):
+        keep = [k for k, s in enumerate(singular) if not s]
+        matrices, rhs, dense = [matrices[k] for k in keep], [rhs[k] for k in keep], [dense[k] for k in keep]
+    status, solutions = solve_sequence(lib, matrices, rhs)
+    assert status == 0
+    for matrix, b, x in zip(dense, rhs, solutions):
+        assert np.allclose(matrix @ x, b, rtol=1e-9, atol=1e-9)
+
+
+def test_pivots_kept_across_factorizations_still_solve_a_tridiagonal_system(lib):
+    """The runtime's common case: a heat rod's Newton matrix I - h gamma J for many h."""
+    n = 400
+    laplacian = sp.diags([np.ones(n - 1), -2 * np.ones(n), np.ones(n - 1)], [-1, 0, 1], format="csc") * n * n
+    matrices = [sp.csc_matrix(sp.identity(n) - h * laplacian) for h in (1e-3, 1e-4, 3e-2, 1e-6, 1.0)]
+    rhs = [np.sin(np.arange(n) * (k + 1)) for k in range(len(matrices))]
+    status, solutions = solve_sequence(lib, matrices, rhs)
+    assert status == 0
+    for matrix, b, x in zip(matrices, rhs, solutions):
+        assert np.allclose(matrix @ x, b, rtol=1e-10, atol=1e-10)

@@ -48,28 +48,43 @@ class BuildResult:
     warnings: str  # what gcc printed on success
 
 
-def _run(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
+def gcc_path() -> str:
+    """The C compiler (PackageError when there is none)."""
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        raise PackageError("no C compiler found: install gcc to build FMUs")
+    return gcc
+
+
+def run_gcc(command: list[str], cwd: Path) -> subprocess.CompletedProcess:
     # C locale: plain ASCII quotes in gcc's messages, whatever the user's locale
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, "LC_ALL": "C"})
 
 
-def _failure(identifier: str, result: subprocess.CompletedProcess) -> PackageError:
+def _failure(what: str, result: subprocess.CompletedProcess) -> PackageError:
     message = result.stderr.strip() or result.stdout.strip()
-    return PackageError(f"building {identifier}.so failed:\n{message}")
+    return PackageError(f"building {what} failed:\n{message}")
+
+
+def check_compiled(what: str, result: subprocess.CompletedProcess) -> None:
+    """A failed gcc run as PackageError with gcc's message (``what``: what was being built)."""
+    if result.returncode != 0:
+        raise _failure(what, result)
 
 
 def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier: str, target: Path,
-                   extra_flags: tuple[str, ...] = (), library: LibraryCode = LibraryCode()) -> BuildResult:
+                   extra_flags: tuple[str, ...] = (), library: LibraryCode = LibraryCode(),
+                   prebuilt: tuple[Path, ...] = ()) -> BuildResult:
     """Build the shared library; a gcc failure raises PackageError with gcc's own message.
     ``warnings`` of the result are those of ``source_names`` (library code compiles quietly).
+    ``prebuilt``: objects compiled before (the runtime's, compiler.fmu.runtime_objects),
+    linked in as they are.
 
     Each source compiles in its own gcc process, as many at once as there are cores (largest
     first), then one link: on several cores that is several times faster than one gcc call
     over all files.
     """
-    gcc = shutil.which("gcc") or shutil.which("cc")
-    if gcc is None:
-        raise PackageError("no C compiler found: install gcc to build FMUs")
+    gcc = gcc_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     includes = ["-I.", f"-I{fmi_headers_dir()}"]
     with tempfile.TemporaryDirectory(prefix="cosim-build-") as objects_dir:
@@ -89,13 +104,12 @@ def compile_binary(sources_dir: Path, source_names: tuple[str, ...], identifier:
                        for k in order}
             results = [futures[k].result() for k in range(len(commands))]
         for result in results:
-            if result.returncode != 0:
-                raise _failure(identifier, result)
+            check_compiled(f"{identifier}.so", result)
         link_libraries = [f"-l{name}" for name in library.libraries if name != "m"]
-        link = _run([gcc, *extra_flags, "-shared", *objects, "-o", str(target.resolve()), "-lm",
+        link = run_gcc([gcc, *extra_flags, "-shared", *objects, *map(str, prebuilt), "-o", str(target.resolve()), "-lm",
                      *link_libraries], sources_dir)
         if link.returncode != 0:
-            raise _failure(identifier, link)
+            raise _failure(f"{identifier}.so", link)
     linked = _own_lines(link.stderr, library.sources)
     warnings = "\n".join(text for text in [r.stderr.strip() for r in results[:len(source_names)]]
                          + [linked] if text)
@@ -114,19 +128,19 @@ def _compile(command: list[str], cwd: Path, cache: Path | None) -> subprocess.Co
     """One gcc -c; with a cache folder, the object comes from there when the preprocessed
     text and the command were compiled before (and goes there otherwise)."""
     if cache is None:
-        return _run(command, cwd)
+        return run_gcc(command, cwd)
     output = command[command.index("-o") + 1]
     preprocess = [item for item in command[:command.index("-o")] if item != "-c"] + ["-E", "-P"]
-    text = _run(preprocess, cwd)
+    text = run_gcc(preprocess, cwd)
     if text.returncode != 0:
-        return _run(command, cwd)   # the failure, with gcc's message
-    digest = hashlib.sha256(" ".join([*command[1:command.index("-o")], _gcc_version(command[0])])
+        return run_gcc(command, cwd)   # the failure, with gcc's message
+    digest = hashlib.sha256(" ".join([*command[1:command.index("-o")], gcc_version(command[0])])
                             .encode() + b"\0" + text.stdout.encode()).hexdigest()
     cached = cache / f"{digest}.o"
     if cached.is_file():
         shutil.copyfile(cached, output)
         return subprocess.CompletedProcess(command, 0, "", "")
-    result = _run(command, cwd)
+    result = run_gcc(command, cwd)
     if result.returncode == 0:
         cache.mkdir(parents=True, exist_ok=True)
         staged = cache / f".{digest}.{os.getpid()}.partial"
@@ -136,5 +150,5 @@ def _compile(command: list[str], cwd: Path, cache: Path | None) -> subprocess.Co
 
 
 @functools.lru_cache(maxsize=None)
-def _gcc_version(gcc: str) -> str:
-    return _run([gcc, "--version"], Path.cwd()).stdout.split("\n", 1)[0]
+def gcc_version(gcc: str) -> str:
+    return run_gcc([gcc, "--version"], Path.cwd()).stdout.split("\n", 1)[0]

@@ -101,6 +101,25 @@ def config_header(interface: ModelInterface, layout: Layout, token: str) -> str:
     return "\n".join(lines)
 
 
+# The runtime is built once for every model (model.h): it reads config.h's values from here.
+MODEL_CONSTANTS = (
+    "INSTANTIATION_TOKEN", "DEFAULT_TOLERANCE", "N_STATES", "N_EVENT_INDICATORS",
+    *(SIZES[t] for t in TYPES), "N_VALUE_REFERENCES", "N_JACOBIAN_NONZEROS", "N_GUESSES",
+    "N_DELAYS", "MODEL_HAS_JACOBIAN", "MODEL_HAS_ASSERTS")
+# model.h's model_delays of a model without delay(): the runtime records nothing, so it is
+# never called
+NO_DELAYS = [
+    "Status model_delays(ModelData *m, double value[], double delay_time[], double delay_max[]) {",
+    "    (void)m, (void)value, (void)delay_time, (void)delay_max;",
+    "    return StatusOK;",
+    "}", ""]
+
+
+def _model_constants() -> list[str]:
+    """MODEL (model.h's ModelConstants) from the macros of config.h, in the struct's order."""
+    return ["const ModelConstants MODEL = {", *[f"    {name}," for name in MODEL_CONSTANTS], "};", ""]
+
+
 def _table(c_type: str, name: str, size: str, items: list[str]) -> list[str]:
     body = items if items else ["0"]
     return [f"const {c_type} {name}[{size}] = {{", *[f"    {item}," for item in body], "};", ""]
@@ -140,6 +159,7 @@ def model_info(interface: ModelInterface, layout: Layout) -> str:
             f"{CAUSALITY[variable.causality]}, {VARIABILITY[variability]}, "
             f"{INITIAL[effective_initial(variable)]}, {count}}}"
         )
+    lines += _model_constants()
     lines += _table("VariableInfo", "MODEL_VARIABLES", "N_VALUE_REFERENCES", rows)
     starts = _start_values(interface, layout)
     for type_ in TYPES:
@@ -159,11 +179,12 @@ def model_info(interface: ModelInterface, layout: Layout) -> str:
     lines += _table("size_t", "MODEL_EVENT_INDICATOR_SLOT", "ARRAY_SIZE(N_EVENT_INDICATORS)", indicator_slots)
     lines += _table("char *const", "MODEL_EVENT_INDICATOR_NAMES", "ARRAY_SIZE(N_EVENT_INDICATORS)",
                     [c_string(text) for text in interface.event_indicators])
-    if interface.delays:
-        lines += _table("char *const", "MODEL_DELAY_NAMES", "N_DELAYS",
-                        [c_string(text) for text, _ in interface.delays])
-        lines += _table("bool", "MODEL_DELAY_DISCRETE", "N_DELAYS",
-                        ["true" if discrete else "false" for _, discrete in interface.delays])
+    lines += _table("char *const", "MODEL_DELAY_NAMES", "ARRAY_SIZE(N_DELAYS)",
+                    [c_string(text) for text, _ in interface.delays])
+    lines += _table("bool", "MODEL_DELAY_DISCRETE", "ARRAY_SIZE(N_DELAYS)",
+                    ["true" if discrete else "false" for _, discrete in interface.delays])
+    if not interface.delays:
+        lines += NO_DELAYS
     lines += _table("size_t", "MODEL_JACOBIAN_COLUMN_START", "N_STATES + 1", [str(v) for v in start])
     lines += _table("size_t", "MODEL_JACOBIAN_ROWS", "ARRAY_SIZE(N_JACOBIAN_NONZEROS)", [str(v) for v in rows_])
     return "\n".join(lines)

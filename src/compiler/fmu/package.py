@@ -12,11 +12,12 @@ from pathlib import Path
 
 from compiler.errors import PackageError
 from compiler.fmu import c_tables
-from compiler.fmu.build import PLATFORM, LibraryCode, compile_binary
+from compiler.fmu.build import PLATFORM, BuildResult, LibraryCode, compile_binary
 from compiler.fmu.external_sources import ExternalCode
 from compiler.fmu.interface import ModelInterface, check
 from compiler.fmu.layout import layout as make_layout
 from compiler.fmu.model_description import build_description, model_description
+from compiler.fmu.runtime_objects import runtime_objects
 from compiler.fmu.runtime_files import (
     EXTERNAL_RUNTIME_HEADERS, EXTERNAL_RUNTIME_SOURCES, RUNTIME_HEADERS, RUNTIME_SOURCES,
     template_dir)
@@ -55,10 +56,14 @@ def write_sources(interface: ModelInterface, model_source: str, directory: Path,
     return _write_sources(interface, make_layout(interface), model_source, directory, external)
 
 
+def _runtime_sources(external: ExternalCode | None) -> tuple[str, ...]:
+    """The C files of the runtime (the same for every model)."""
+    return RUNTIME_SOURCES + (EXTERNAL_RUNTIME_SOURCES if external is not None else ())
+
+
 def _own_sources(external: ExternalCode | None) -> tuple[str, ...]:
     """The C files of the runtime and the model (compiled with all warnings)."""
-    runtime = RUNTIME_SOURCES + (EXTERNAL_RUNTIME_SOURCES if external is not None else ())
-    return runtime + MODEL_SOURCES
+    return _runtime_sources(external) + MODEL_SOURCES
 
 
 def _library_sources(external: ExternalCode | None) -> tuple[str, ...]:
@@ -94,8 +99,9 @@ def _write_sources(interface: ModelInterface, layout, model_source: str, directo
 def package_fmu(interface: ModelInterface, model_source: str, output: str | os.PathLike,
                 external: ExternalCode | None = None, object_cache: Path | None = None) -> PackagedFmu:
     """Build `output` (an .fmu) from a model interface and the C text of its equations;
-    ``external``: what external functions, external objects and Strings add (their library
-    objects kept in ``object_cache``, when given).
+    ``external``: what external functions, external objects and Strings add. With an
+    ``object_cache`` folder, the runtime's objects and those of the libraries come from
+    there (compiled into it once), and only the model's own files are compiled.
 
     The archive appears only once everything succeeded: a failure leaves no file behind.
     """
@@ -114,8 +120,15 @@ def package_fmu(interface: ModelInterface, model_source: str, output: str | os.P
                               external.sources.definitions if external is not None else (),
                               external.sources.libraries if external is not None else (),
                               object_cache)
-        build = compile_binary(root / "sources", _own_sources(external), interface.identifier,
-                               binary, library=library)
+        if object_cache is None:
+            build = compile_binary(root / "sources", _own_sources(external), interface.identifier,
+                                   binary, library=library)
+        else:
+            runtime = runtime_objects(_runtime_sources(external), object_cache)
+            build = compile_binary(root / "sources", MODEL_SOURCES, interface.identifier, binary,
+                                   library=library, prebuilt=runtime.objects)
+            build = BuildResult(build.binary, "\n".join(text for text in (runtime.warnings, build.warnings)
+                                                        if text))
         archive = Path(work) / "out.fmu"
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
             for path in sorted(root.rglob("*")):

@@ -7,8 +7,10 @@ import json
 
 from compiler import api as compiler_api
 from compiler.rust.build import WASM_TARGET
-from cosim import api
+from cosim.commands.lazy import lazy_import
 from cosim.errors import CosimError
+
+api = lazy_import("cosim.api")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import argparse
 
-from cosim import api
+from cosim.commands.lazy import lazy_import
+
+api = lazy_import("cosim.api")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -5,7 +5,9 @@ import argparse
 import logging
 import sys
 
-from cosim import api
+from cosim.commands.lazy import lazy_import
+
+api = lazy_import("cosim.api")
 from cosim.commands.system import add_run_settings, step_settings
 from cosim.sweeps import SweepInterrupted
 

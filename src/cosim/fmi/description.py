@@ -69,6 +69,7 @@ class Interface:
     has_event_mode: bool = False               # Co-Simulation: Event Mode is offered
     can_return_early: bool = False             # Co-Simulation: canReturnEarlyAfterIntermediateUpdate
     can_handle_variable_step: bool = True      # Co-Simulation
+    only_once_per_process: bool = False        # canBeInstantiatedOnlyOncePerProcess
 
 
 INTERFACE_NAMES = {"CS": "Co-Simulation", "ME": "Model Exchange", "SE": "Scheduled Execution"}
@@ -130,7 +131,8 @@ def _interface(element, fmi2: bool) -> Interface | None:
     return Interface(element.modelIdentifier, bool(element.canGetAndSetFMUstate),
                      bool(directional), bool(getattr(element, "hasEventMode", False)),
                      bool(getattr(element, "canReturnEarlyAfterIntermediateUpdate", False)),
-                     True if variable_step is None else bool(variable_step))
+                     True if variable_step is None else bool(variable_step),
+                     bool(getattr(element, "canBeInstantiatedOnlyOncePerProcess", False)))
 
 
 def read_model_info(path: str | Path) -> ModelInfo:

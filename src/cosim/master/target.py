@@ -98,14 +98,21 @@ def _compiled_python(target, model: str | None, libs, work: Path) -> Path:
 def _component_fmus(structure: SystemStructure, work: Path, limits: Limits
                     ) -> dict[str, LoadedFmu]:
     """The unpacked FMU of every FMU component, by dotted path; one error for the first that
-    is missing or unusable, naming the component."""
+    is missing or unusable, naming the component. Components of one FMU file share its
+    unpacked copy, so their instances share one loaded library (its code once in the
+    caches, as FMI allows), unless the FMU can be instantiated only once per process."""
     fmus: dict[str, LoadedFmu] = {}
+    shared: dict[tuple[int, str], LoadedFmu] = {}
     for dotted, document, component in iter_components(structure):
         if component.kind != "fmu":
             continue
         where = str(component.location or structure.file)
         if component.source_path is None or document.package is None:
             raise CosimError(f"component '{dotted}': no FMU source", where)
+        key = (id(document.package), str(component.source_path))
+        if key in shared:
+            fmus[dotted] = shared[key]
+            continue
         folder = work / "packages" / dotted
         try:
             fmu_path = materialize(document.package, component.source_path, folder, limits)
@@ -118,6 +125,10 @@ def _component_fmus(structure: SystemStructure, work: Path, limits: Limits
         except CosimError as error:
             raise CosimError(f"component '{dotted}' ({component.source}): {error.message}",
                              where) from None
+        interfaces = (fmus[dotted].info.co_simulation, fmus[dotted].info.model_exchange,
+                      fmus[dotted].info.scheduled_execution)
+        if not any(i is not None and i.only_once_per_process for i in interfaces):
+            shared[key] = fmus[dotted]
     return fmus
 
 
