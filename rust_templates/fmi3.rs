@@ -10,7 +10,7 @@
 
 use crate::data::{Causality, Initial, Variability, VariableInfo, VariableType};
 use crate::model::*;
-use crate::simulation::{Simulation, StepOutcome};
+use crate::simulation::{time_scale_of, Simulation, StepOutcome};
 use crate::support::*;
 use std::cell::RefCell;
 use std::ffi::{CStr, CString};
@@ -562,6 +562,7 @@ pub extern "C" fn fmi3EnterInitializationMode(instance: Instance, tolerance_defi
     comp.stop_time_defined = stop_time_defined;
     comp.stop_time = stop_time;
     comp.simulation.enter_initialization(start_time, tolerance);
+    comp.simulation.time_scale = time_scale_of(start_time, stop_time, stop_time_defined);
     comp.state = INITIALIZATION_MODE;
     FMI_OK
 }
@@ -963,7 +964,7 @@ pub extern "C" fn fmi3DoStep(instance: Instance, current_communication_point: f6
         comp.error(&format!("communicationStepSize must be > 0, was {}", format_g(communication_step_size, 6)));
         return FMI_ERROR;
     }
-    if (current_communication_point - t).abs() > 1e-9 * 1f64.max(t.abs()) {
+    if (current_communication_point - t).abs() > 1e-9 * comp.simulation.time_scale.max(t.abs()) {
         comp.error(&format!("currentCommunicationPoint = {}, but the FMU is at t = {}",
             format_g(current_communication_point, 17), format_g(t, 17)));
         return FMI_ERROR;

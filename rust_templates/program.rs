@@ -4,7 +4,7 @@
 
 use crate::data::{Causality, VariableType};
 use crate::model::*;
-use crate::simulation::{Simulation, StepOutcome};
+use crate::simulation::{time_scale_of, Simulation, StepOutcome};
 use crate::support::*;
 use std::io::Write;
 
@@ -140,6 +140,7 @@ fn run(options: Options) -> Result<(), String> {
     };
     writeln!(out, "{}", RESULT_HEADER).map_err(|error| error.to_string())?;
     let failed = |what: &str| Err(format!("{} failed: see the messages above", what));
+    simulation.time_scale = time_scale_of(start, stop, true);
     if simulation.initialize(start, options.tolerance) > Status::Warning {
         return failed("the initialization");
     }

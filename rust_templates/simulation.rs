@@ -14,7 +14,7 @@ use crate::support::*;
 /// Event times are resolved to this fraction of max(1, |t|).
 pub const EVENT_TIME_RESOLUTION: f64 = 1e-13;
 const MAX_LOCATION_ITERATIONS: usize = 200;
-/// Events closer together than CHATTER_INTERVAL * max(1, |t|) are rapid; more than
+/// Events closer together than CHATTER_INTERVAL * max(time_scale, |t|) are rapid; more than
 /// MAX_RAPID_EVENTS in a row is chattering, which no step size resolves.
 const CHATTER_INTERVAL: f64 = 1e-9;
 const MAX_RAPID_EVENTS: usize = 20;
@@ -142,8 +142,8 @@ pub struct ChatterGuard {
 
 impl ChatterGuard {
     /// Register an event at t; false when the events chatter.
-    fn register(&mut self, t: f64) -> bool {
-        if t - self.last <= CHATTER_INTERVAL * 1f64.max(t.abs()) {
+    fn register(&mut self, t: f64, time_scale: f64) -> bool {
+        if t - self.last <= CHATTER_INTERVAL * time_scale.max(t.abs()) {
             self.rapid += 1;
         } else {
             self.rapid = 0;
@@ -167,6 +167,14 @@ pub struct StepOutcome {
     pub last_successful_time: f64,
 }
 
+/// Times compare relative to max(time_scale, |t|): 1 s, or the simulated span where that is
+/// shorter, so that a simulation of picoseconds resolves its own events instead of seeing
+/// them all within one resolution of t = 0 (the C runtime's crossing.h).
+pub fn time_scale_of(start_time: f64, stop_time: f64, stop_time_defined: bool) -> f64 {
+    let span = stop_time - start_time;
+    if stop_time_defined && span > 0.0 && span < 1.0 { span } else { 1.0 }
+}
+
 pub struct Simulation {
     pub model: Evaluator,
     /// computed values are stale: recompute before the next read
@@ -176,6 +184,8 @@ pub struct Simulation {
     /// the initialization system computes values (FMI's Initialization Mode)
     pub initializing: bool,
     pub start_time: f64,
+    /// times compare relative to max(time_scale, |t|) (time_scale_of)
+    pub time_scale: f64,
     pub tolerance: f64,
     /// indicators where the last step ended
     pub z: [f64; N_EVENT_INDICATORS],
@@ -204,6 +214,7 @@ impl Simulation {
             outputs_pending: false,
             initializing: false,
             start_time: 0.0,
+            time_scale: 1.0,
             tolerance: DEFAULT_TOLERANCE,
             z: [0.0; N_EVENT_INDICATORS],
             next_event_time_defined: false,
@@ -226,6 +237,7 @@ impl Simulation {
     pub fn reset(&mut self) {
         self.release_integrator();
         self.start_time = 0.0;
+        self.time_scale = 1.0;
         self.tolerance = DEFAULT_TOLERANCE;
         self.next_event_time_defined = false;
         self.chatter = ChatterGuard::default();
@@ -391,7 +403,7 @@ impl Simulation {
         z_hi.copy_from_slice(z_hi_in);
         let mut alpha = 1.0;
         let mut last_side = 0; // -1: the low end moved last, +1: the high end
-        let resolution = EVENT_TIME_RESOLUTION * 1f64.max(t_hi.abs());
+        let resolution = EVENT_TIME_RESOLUTION * self.time_scale.max(t_hi.abs());
         let mut iteration = 0;
         while iteration < MAX_LOCATION_ITERATIONS && t_hi - t_lo > resolution {
             let mut t_mid = trial_time(t_lo, &z_lo, t_hi, &z_hi, alpha);
@@ -427,12 +439,12 @@ impl Simulation {
     }
 
     fn chattering_guard(&mut self, t: f64, cause: EventCause) -> bool {
-        if self.chatter.register(t) {
+        if self.chatter.register(t, self.time_scale) {
             return true;
         }
         self.log(Status::Error, "logStatusError", &format!(
             "chattering at t = {}: {} fired {} times in a row, each within {} s of the last",
-            format_g(t, 17), event_name(cause), MAX_RAPID_EVENTS + 1, format_g(CHATTER_INTERVAL * 1f64.max(t.abs()), 6)));
+            format_g(t, 17), event_name(cause), MAX_RAPID_EVENTS + 1, format_g(CHATTER_INTERVAL * self.time_scale.max(t.abs()), 6)));
         false
     }
 
@@ -512,7 +524,7 @@ impl Simulation {
     /// time resolution, jump.
     fn advance(&mut self, t_stop: f64) -> Result<Advance, Status> {
         let t = self.model.data.time;
-        if N_STATES == 0 || t_stop - t <= EVENT_TIME_RESOLUTION * 1f64.max(t_stop.abs()) {
+        if N_STATES == 0 || t_stop - t <= EVENT_TIME_RESOLUTION * self.time_scale.max(t_stop.abs()) {
             if let Some(radau) = self.radau.as_mut() {
                 radau.shift_time(t_stop);
             }
@@ -671,7 +683,7 @@ impl Simulation {
         }
         // a time event a rounding error after t_end belongs to this step, at its own time, so
         // that the model's `time >= T` comparisons see exactly the T they asked for
-        let resolution = EVENT_TIME_RESOLUTION * 1f64.max(t_end.abs());
+        let resolution = EVENT_TIME_RESOLUTION * self.time_scale.max(t_end.abs());
         let mut terminate = false;
         let mut status = self.begin_step(&mut terminate);
         while status <= Status::Warning && !terminate && self.model.data.time < t_end {

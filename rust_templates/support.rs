@@ -136,14 +136,16 @@ pub fn relation_update(latch: bool, d: f64, eps: f64) -> bool {
 /// relative tolerance within which a time is a tick
 const SAMPLE_TOLERANCE: f64 = 1e-9;
 
-fn same_instant(a: f64, b: f64) -> bool {
-    (a - b).abs() <= SAMPLE_TOLERANCE * 1f64.max(a.abs().max(b.abs()))
+/// Within SAMPLE_TOLERANCE relative to max(scale, |a|, |b|): a sample's scale is its interval
+/// up to 1 s, so that ticks picoseconds apart stay apart.
+fn same_instant(a: f64, b: f64, scale: f64) -> bool {
+    (a - b).abs() <= SAMPLE_TOLERANCE * scale.max(a.abs().max(b.abs()))
 }
 
 /// The number k of the tick t is, or -1.
 fn tick_number(t: f64, start: f64, interval: f64) -> f64 {
     let k = ((t - start) / interval).round();
-    if k >= 0.0 && same_instant(start + k * interval, t) {
+    if k >= 0.0 && same_instant(start + k * interval, t, interval.min(1.0)) {
         k
     } else {
         -1.0
@@ -170,7 +172,7 @@ pub fn sample_fired(t: f64, start: f64, interval: f64, fired: f64) -> f64 {
 pub fn sample_next(t: f64, start: f64, interval: f64) -> f64 {
     let k = (((t - start) / interval).floor() + 1.0).max(0.0);
     let tick = start + k * interval;
-    if same_instant(tick, t) {
+    if same_instant(tick, t, interval.min(1.0)) {
         start + (k + 1.0) * interval
     } else {
         tick
@@ -179,7 +181,7 @@ pub fn sample_next(t: f64, start: f64, interval: f64) -> f64 {
 
 /// `next`, or `instant` where that comes earlier and after t (within the tolerance: passed).
 pub fn instant_next(t: f64, instant: f64, next: f64) -> f64 {
-    if instant > t && !same_instant(instant, t) && instant < next {
+    if instant > t && !same_instant(instant, t, 0.0) && instant < next {
         instant
     } else {
         next

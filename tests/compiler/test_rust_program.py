@@ -35,6 +35,9 @@ CASES = {
     "Nonlinear": (LOOPS, "Loops.Nonlinear"),
     "Linear": (LOOPS, "Loops.Linear"),
     "Switched": (LOOPS, "Loops.Switched"),
+    # a run of picoseconds: steps and events must not merge into t = 0
+    "Picoseconds": (Path(__file__).parent / "msl_models" / "TimeScales.mo",
+                    "TimeScales.ChargedRC"),
 }
 
 

@@ -102,8 +102,9 @@ def _file_text(system: System, model: str) -> str:
         "//! again. Builds with rustc alone:",
         "//!     rustc -O model.rs                                  a program (--help)",
         "//!     rustc -O --crate-type cdylib --cfg fmi model.rs    the binary of an FMU",
-        "// the runtime is included whole, and names follow the Modelica model's",
-        "#![allow(dead_code, unused_macros, non_snake_case, non_upper_case_globals)]",
+        "// the runtime is included whole, names follow the Modelica model's, and every",
+        "// conditional expression is parenthesized so that it can stand as an operand",
+        "#![allow(dead_code, unused_macros, non_snake_case, non_upper_case_globals, unused_parens)]",
         "",
     ]
     modules = []
