@@ -20,14 +20,18 @@ _RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>", "and", "or"})
 _NUMERIC = frozenset({"Real", "Integer"})
 
 
+def constant_type(value) -> str:
+    """The type name of a flat constant's Python value."""
+    if isinstance(value, bool):
+        return "Boolean"
+    return "Integer" if isinstance(value, int) else "Real" if isinstance(value, float) \
+        else "String"
+
+
 def expr_type(expr, ctx) -> str:
     kind = type(expr)
     if kind is flat.Const:
-        value = expr.value
-        if isinstance(value, bool):
-            return "Boolean"
-        return "Integer" if isinstance(value, int) else "Real" if isinstance(value, float) \
-            else "String"
+        return constant_type(expr.value)
     if kind is flat.Var:
         record = ctx.variables.get(expr.name)
         return record.type if record is not None else ("Real" if expr.name == "time" else "")

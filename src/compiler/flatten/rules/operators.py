@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.exprtypes import constant_type
 
 _NUMERIC = frozenset({"Real", "Integer"})
 _SIMPLE = frozenset({"Real", "Integer", "Boolean", "String"})
@@ -31,11 +32,7 @@ def outer_type(value, ctx=None) -> str:
     """The type of a flat scalar as its outermost node tells (``""`` when it does not)."""
     kind = type(value)
     if kind is flat.Const:
-        item = value.value
-        if isinstance(item, bool):
-            return "Boolean"
-        return "Integer" if isinstance(item, int) else "Real" if isinstance(item, float) \
-            else "String"
+        return constant_type(value.value)
     if kind is flat.EnumConst:
         return value.type
     if kind is flat.Var:
