@@ -2090,6 +2090,8 @@ def test_stream_connector_with_more_potential_than_flow_variables_is_refused(tmp
 
 
 def test_balanced_stream_connector_is_no_rule_error(tmp_path):
-    # (stream connectors themselves are a missing feature: the valid model is refused as such)
-    error = _refusal(STREAM_CONNECTOR.format(extra=""), tmp_path)
-    assert error.message == "stream connectors are not supported"
+    # (the stream variable is neither flow nor potential: p meets m_flow; the model's own
+    # port gets p and h from the model, m_flow = 0 as an unconnected flow)
+    source = STREAM_CONNECTOR.format(extra="").replace("Port port;", "Port port(p = 1, h = 2);")
+    _, flat = _flatten(source, tmp_path)
+    assert {variable.name for variable in flat.variables} == {"port.p", "port.m_flow", "port.h"}

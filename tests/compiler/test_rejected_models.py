@@ -352,16 +352,24 @@ model M
   Real z = f(1);
 end M;
 """, "6:3", "function f cannot have equations"),
-    "stream connector": ("""
+    "stream variable connected to a potential variable": ("""
 connector Fluid
   Real p;
   flow Real m;
   stream Real h;
 end Fluid;
+connector Heat
+  Real p;
+  flow Real m;
+  input Real h;
+end Heat;
 model M
-  Fluid port;
+  Fluid a(p = 1, h = 2);
+  Heat b(h = 3);
+equation
+  connect(a, b);
 end M;
-""", "5:3", "stream connectors are not supported"),
+""", "16:3", "cannot connect stream variable 'a.h' to non-stream variable 'b.h' (MLS 15.1)"),
     "expandable connector member of unknown type": ("""
 expandable connector Bus
 end Bus;

@@ -24,8 +24,6 @@ KEPT = {
     "homotopy": ("actual", "simplified"), "semiLinear": ("x", "k1", "k2"),
 }
 UNSUPPORTED = {
-    "inStream": "stream connectors (inStream) are not supported",
-    "actualStream": "stream connectors (actualStream) are not supported",
     "spatialDistribution": "spatialDistribution() is not supported",
     "reinit": "reinit() is a statement: it can only stand alone inside a when-clause",
     "assert": "assert() is a statement, not an expression",
@@ -430,17 +428,29 @@ def _cat_values(dim, *parts):
 
 
 def _stream_operator(name: str):
-    """inStream/actualStream: their argument is a stream variable (MLS 15.2, 15.3); stream
-    variables are not supported, so one that resolves is not one."""
+    """inStream/actualStream of a stream variable (MLS 15.2, 15.3), element by element: a call
+    kept until the connection sets are known (``flatten.streams`` expands it)."""
     def handler(call, env):
+        from compiler.flatten.instances import VarRecord
         from compiler.flatten.names import resolve_elements
         (arg,) = _arguments(call, ("v",), name)
-        if type(arg) is ast.ComponentRef and env.instance is not None and \
-                resolve_elements(arg, env) is not None:
-            raise FlattenError(f"{name}() needs a stream variable; '{arg.dotted}' is not one "
-                               "(MLS 15.2)", call.span)
-        raise FlattenError(UNSUPPORTED[name], call.span)
+        elements = resolve_elements(arg, env) if type(arg) is ast.ComponentRef and \
+            env.instance is not None else None
+        leaves = _leaves(elements) if elements is not None else [None]
+        if not all(type(item) is VarRecord and item.stream_flow for item in leaves):
+            what = f"'{arg.dotted}' is not one" if type(arg) is ast.ComponentRef else \
+                "its argument is not a component reference"
+            raise FlattenError(f"{name}() needs a stream variable; {what} (MLS 15.2)",
+                               call.span)
+        return values.elementwise(lambda item: flat.Call(name, (item,)), _value(arg, env))
     return handler
+
+
+def _leaves(elements) -> list:
+    """The elements of a resolved reference, arrays (nested tuples) flattened."""
+    if type(elements) is tuple:
+        return [leaf for item in elements for leaf in _leaves(item)]
+    return [elements]
 
 
 def _unsupported(message: str):

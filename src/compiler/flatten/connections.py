@@ -54,11 +54,12 @@ def is_overdetermined(ctx, info) -> bool:
     return info.kind in ("record", "operator record") and "equalityConstraint" in info.classes
 
 
-def connection_equations(connections, all_flows) -> tuple[list, list]:
+def connection_equations(connections, all_flows) -> tuple[list, list, list]:
     """Flat equations and their owners for all connects; ``all_flows`` lists every flow
     variable of every connector (for the unconnected ones). Where a connect is a broken edge
     of the overdetermined connection graph, the ``equalityConstraint`` residues of its
-    records replace their equalities."""
+    records replace their equalities. Connection sets of stream variables make no equations
+    here: they are returned as (keys, owner, span) for ``flatten.streams`` (MLS 15.1)."""
     sets = _Sets()
     residues, residue_owners = [], []
     for eq, env in connections.connects:
@@ -67,8 +68,12 @@ def connection_equations(connections, all_flows) -> tuple[list, list]:
             residue_owners.append(env.instance.owner)
     equations, owners = residues, residue_owners
     inside = set()
+    stream_groups = []
     for group in sets.groups():
         record, span, owner = sets.info[group[0]]
+        if record.stream_flow:
+            stream_groups.append((tuple(group), owner, span))
+            continue
         if record.flow:
             terms = []
             for key in group:
@@ -92,7 +97,7 @@ def connection_equations(connections, all_flows) -> tuple[list, list]:
             owner = holder.owner if holder is not None else record.owner
             equations.append(flat.Equation(flat.Var(record.name), flat.Const(0.0), record.span))
             owners.append(owner)
-    return equations, owners
+    return equations, owners, stream_groups
 
 
 def _signed_sum(terms) -> flat.Expr:
@@ -249,6 +254,10 @@ def _check_pair(ra: VarRecord, a_outside: bool, rb: VarRecord, b_outside: bool, 
         flow, other = (ra, rb) if ra.flow else (rb, ra)
         raise FlattenError(f"cannot connect flow variable '{flow.name}' to non-flow variable "
                            f"'{other.name}'", eq.span)
+    if bool(ra.stream_flow) != bool(rb.stream_flow):
+        stream, other = (ra, rb) if ra.stream_flow else (rb, ra)
+        raise FlattenError(f"cannot connect stream variable '{stream.name}' to non-stream "
+                           f"variable '{other.name}' (MLS 15.1)", eq.span)
     if _in_expandable(ra) or _in_expandable(rb):
         # (an expandable connector's members take their causality from their connections)
         ra_type, rb_type = ra.type, rb.type

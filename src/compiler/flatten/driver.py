@@ -22,6 +22,7 @@ from compiler.flatten.rules import connections as connection_rules
 from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.rules.connections import CONNECTOR_KINDS
 from compiler.flatten.rules import variability as variability_rules
+from compiler.flatten.streams import expand_operators, outside_equations, stream_sets
 from compiler.flatten.translate import variable_binding
 from compiler.flatten.variables import annotation_info, flat_variable
 from compiler.flatten.walk import nodes
@@ -70,8 +71,11 @@ def _flatten(library, name: str) -> flat.FlatModel:
     for instance in instances:
         _sections(instance, collector)
     bindings, binding_owners = _binding_equations(records, ctx)
-    connected, connect_owners = connection_equations(
+    connected, connect_owners, stream_groups = connection_equations(
         ctx.connections, [record for record in records if record.flow])
+    streams = stream_sets(stream_groups, ctx.variables, ctx)
+    outside, outside_owners = outside_equations(streams, stream_groups)
+    connected, connect_owners = connected + outside, connect_owners + outside_owners
     equations = bindings + collector.equations + connected
     owners = binding_owners + collector.owners + connect_owners
     algorithms = tuple(algorithm for algorithm, _, _ in collector.algorithms)
@@ -100,15 +104,21 @@ def _flatten(library, name: str) -> flat.FlatModel:
     # the hidden variables of calls inside expressions, with their equations (one per
     # variable: outside the balance)
     equations = equations + ctx.auxiliary_equations
+    if streams.flows:
+        equations, initial_equations, algorithms, initial_algorithms = expand_operators(
+            (equations, tuple(collector.initial_equations), algorithms, initial_algorithms),
+            streams)
+    else:
+        initial_equations = tuple(collector.initial_equations)
     experiment, documentation = annotation_info(ctx, entry, definition)
     external_objects = tuple(ctx.external_objects.values())
     functions = _used_functions(ctx.functions, (variables, equations,
-                                                collector.initial_equations, algorithms,
+                                                initial_equations, algorithms,
                                                 initial_algorithms, [
                                                     flat.Call(name, ()) for item in external_objects
                                                     for name in (item.constructor, item.destructor)]))
     return flat.FlatModel(
-        name, variables, tuple(equations), tuple(collector.initial_equations), algorithms,
+        name, variables, tuple(equations), initial_equations, algorithms,
         initial_algorithms, functions, tuple(ctx.enumerations.values()),
         experiment, definition.description, documentation, definition.span, external_objects)
 

@@ -48,7 +48,7 @@ class VarRecord:
 
     __slots__ = ("name", "type", "info", "variability", "causality", "flow", "protected",
                  "top_interface", "mod", "decl", "env", "owner", "interface", "value", "binding",
-                 "translated")
+                 "translated", "stream_flow")
 
     def __init__(self, name, info, variability, causality, flow, protected, top_interface, mod,
                  decl, env, owner, interface):
@@ -68,6 +68,7 @@ class VarRecord:
         self.value = None             # evaluated value, once needed
         self.binding = None           # translated binding, once needed
         self.translated = False
+        self.stream_flow = ""  # a stream variable's: the name of its connector's flow variable
 
     @property
     def span(self):
@@ -309,7 +310,6 @@ def instantiate(inst: Instance, member, inner: bool = False):
                                "(MLS 15.1)", decl.span)
         if inst.info.kind == "connector" and not inst.info.partial:
             connection_rules.check_stream_connector_balance(inst, _typed_members(inst))
-        raise FlattenError("stream connectors are not supported", decl.span)
     dims, index_types = _dims(decl, decl_env, info, mod)
     if info.is_structured:
         return _structured(inst, decl, info, mod, dims, index_types)
@@ -362,7 +362,7 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
     owner = inst.owner
     interface = ""
     if not protected and (inst is owner or _public_chain(inst, owner)):
-        interface = "flow" if flow else ("input" if causality == "input" else "")
+        interface = "flow" if flow == "flow" else ("input" if causality == "input" else "")
         if inst is not owner and owner.info.kind == "block":
             prefix_rules.check_block_connector(decl, inst, owner, variability, causality)
     name = inst.prefixed(decl.name)
@@ -371,9 +371,11 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
         type_index = index[len(index) - own:] if own else ()
         layers = [indexed(mod, index)] + [indexed(layer, type_index) for layer in type_mods]
         element_mod = merge_all([layer for layer in layers if layer is not None], decl.name)
-        record = VarRecord(name + _index_text(index), info, variability, causality, bool(flow),
-                           protected, inst.top_interface and not protected, element_mod,
-                           decl, decl_env, owner, interface)
+        record = VarRecord(name + _index_text(index), info, variability, causality,
+                           flow == "flow", protected, inst.top_interface and not protected,
+                           element_mod, decl, decl_env, owner, interface)
+        if flow == "stream":
+            record.stream_flow = _associated_flow(inst)
         ctx.variables[record.name] = record
         elements.append(record)
     if info.builtin == "enumeration":
@@ -407,6 +409,15 @@ def _in_connector(inst: Instance) -> bool:
     while inst is not None and inst.info.kind in ("record", "operator record"):
         inst = inst.parent
     return inst is not None and inst.info.kind in ("connector", "expandable connector")
+
+
+def _associated_flow(inst: Instance) -> str:
+    """The name of the one flow variable of the connector that holds ``inst`` (itself or
+    through records), which its stream variables go with (MLS 15.1)."""
+    while inst.info.kind in ("record", "operator record"):
+        inst = inst.parent
+    flows = [name for name, member in inst.info.members.items() if member.decl.flow == "flow"]
+    return inst.prefixed(flows[0]) if len(flows) == 1 else ""
 
 
 def _public_chain(inst: Instance, owner: Instance) -> bool:

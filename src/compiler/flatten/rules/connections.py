@@ -104,8 +104,8 @@ def check_connector_balance(instance) -> None:
         if type(record) is int:
             potentials += record  # an overdetermined component: its residues count
             continue
-        if record.variability in ("constant", "parameter"):
-            continue
+        if record.variability in ("constant", "parameter") or record.stream_flow:
+            continue  # (stream variables are neither flow nor potential: MLS 9.3.1)
         if record.flow:
             flows += 1
         elif record.causality:
