@@ -178,16 +178,16 @@ def _mixing(streams: StreamSets, ports, exclude, alone: flat.Expr) -> flat.Expr:
         return terms[0][1]
     eps = flat.Const(RELATIVE_TOLERANCE * min(port.nominal for port in ports))
     entering = [_max0(inflow) for inflow, _ in terms]
+    return _regularized(entering, [value for _, value in terms], eps)
+
+
+def _regularized(entering: list, values: list, eps: flat.Const) -> flat.Expr:
+    """MLS 15.2's sum(positiveMax(x_j)*h_j)/sum(positiveMax(x_j)) with positiveMax(x) =
+    alpha*x + (1 - alpha)*eps, written with alpha once in numerator and denominator:
+    (alpha*sum(x_j*h_j) + (1 - alpha)*eps*sum(h_j)) / (alpha*s + (1 - alpha)*eps*n), where
+    s = sum(x_j) and alpha goes from 0 (s = 0) to 1 (s >= eps) as a C1 cubic of s. Exact
+    mixing above eps; the mean of the h_j when nothing enters."""
     total = _sum(entering)
-    weights = [_positive_max(item, total, eps) for item in entering]
-    numerator = _sum([flat.Binary("*", weight, value)
-                      for weight, (_, value) in zip(weights, terms)])
-    return flat.Binary("/", numerator, _sum(weights))
-
-
-def _positive_max(entering: flat.Expr, total: flat.Expr, eps: flat.Const) -> flat.Expr:
-    """MLS 15.2's positiveMax: alpha*max(x, 0) + (1 - alpha)*eps, where alpha goes from 0
-    (no flow enters the set) to 1 (total >= eps) as a C1 cubic of the entering total."""
     ratio = flat.Binary("/", total, eps)
     cubic = flat.Binary("*", flat.Binary("*", ratio, ratio),
                         flat.Binary("-", flat.Const(3.0), flat.Binary("*", flat.Const(2.0),
@@ -195,8 +195,13 @@ def _positive_max(entering: flat.Expr, total: flat.Expr, eps: flat.Const) -> fla
     alpha = flat.Call("smooth", (flat.Const(1), flat.IfExpr(
         flat.Binary(">", total, eps), flat.Const(1.0),
         flat.IfExpr(flat.Binary(">", total, flat.Const(0.0)), cubic, flat.Const(0.0)))))
-    return flat.Binary("+", flat.Binary("*", alpha, entering),
-                       flat.Binary("*", flat.Binary("-", flat.Const(1.0), alpha), eps))
+    rest = flat.Binary("*", flat.Binary("-", flat.Const(1.0), alpha), eps)
+    weighted = _sum([flat.Binary("*", x, h) for x, h in zip(entering, values)])
+    numerator = flat.Binary("+", flat.Binary("*", alpha, weighted),
+                            flat.Binary("*", rest, _sum(values)))
+    denominator = flat.Binary("+", flat.Binary("*", alpha, total),
+                              flat.Binary("*", rest, flat.Const(float(len(values)))))
+    return flat.Binary("/", numerator, denominator)
 
 
 def _max0(expr: flat.Expr) -> flat.Expr:
