@@ -123,8 +123,11 @@ _FIELDS = {
 
 
 def _carried(product: flat.Binary, streams: StreamSets) -> bool:
-    """Whether a product is ``flow*actualStream(v)`` (either order) of ``v``'s own flow."""
+    """Whether a product is ``flow*actualStream(v)`` (either order, the flow maybe negated)
+    of ``v``'s own flow."""
     for flow, other in ((product.left, product.right), (product.right, product.left)):
+        if type(flow) is flat.Unary and flow.op == "-":
+            flow = flow.operand
         if type(flow) is flat.Var and type(other) is flat.Call and \
                 other.name == "actualStream" and type(other.args[0]) is flat.Var and \
                 streams.flows.get(other.args[0].name) == flow.name:
