@@ -3,7 +3,8 @@
 Input: the connect equations of every instance with their ``Env``s. Output: flat equations:
 potential variables of a set equal, flow variables of a set summing to zero (inside
 connectors counted positive, outside ones negative), and ``f = 0`` for every flow variable
-not connected as an inside connector. Directions are checked per connection.
+not connected as an inside connector. Directions are checked per connection. Sets of
+stream variables are handed to ``flatten.streams`` instead (MLS 15).
 """
 from __future__ import annotations
 

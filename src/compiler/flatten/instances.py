@@ -375,7 +375,7 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
                            flow == "flow", protected, inst.top_interface and not protected,
                            element_mod, decl, decl_env, owner, interface)
         if flow == "stream":
-            record.stream_flow = _associated_flow(inst)
+            record.stream_flow = _associated_flow(inst, decl)
         ctx.variables[record.name] = record
         elements.append(record)
     if info.builtin == "enumeration":
@@ -411,13 +411,17 @@ def _in_connector(inst: Instance) -> bool:
     return inst is not None and inst.info.kind in ("connector", "expandable connector")
 
 
-def _associated_flow(inst: Instance) -> str:
+def _associated_flow(inst: Instance, decl) -> str:
     """The name of the one flow variable of the connector that holds ``inst`` (itself or
-    through records), which its stream variables go with (MLS 15.1)."""
+    through records), which the stream variable ``decl`` goes with (MLS 15.1)."""
     while inst.info.kind in ("record", "operator record"):
         inst = inst.parent
     flows = [name for name, member in inst.info.members.items() if member.decl.flow == "flow"]
-    return inst.prefixed(flows[0]) if len(flows) == 1 else ""
+    if len(flows) != 1:
+        raise FlattenError(f"stream variable '{decl.name}' needs exactly one flow variable "
+                           f"declared in connector {inst.info.name}; it has {len(flows)} "
+                           "(MLS 15.1)", decl.span)
+    return inst.prefixed(flows[0])
 
 
 def _public_chain(inst: Instance, owner: Instance) -> bool:
