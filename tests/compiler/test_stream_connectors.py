@@ -130,6 +130,39 @@ def test_a_port_whose_flow_cannot_leave_it_does_not_take_part_in_the_mixing(fmus
     assert result.at("sink.h_in", 0.5) == pytest.approx(100.0)   # only a supplies
 
 
+# ----------------------------------------------------------------- arrays of stream variables
+COMPOSITION = {"a": (0.2, 0.4), "b": (0.6, 0.0), "c": (0.3, 0.3)}
+
+
+def mixing_composition(port: str, t: float) -> tuple:
+    others = [name for name in SUPPLY if name != port]
+    weights = [max(SUPPLY[name](t), 0.0) for name in others]
+    if sum(weights) == 0.0:
+        weights = [1.0] * len(others)
+    return tuple(sum(w * COMPOSITION[name][k] for w, name in zip(weights, others)) / sum(weights)
+                 for k in range(2))
+
+
+def test_in_stream_of_a_stream_array_mixes_each_element(fmus):
+    result = simulate(fmus, "SpeciesMixing")
+    for t in away_from(REVERSALS):
+        for port in SUPPLY:
+            got = tuple(result.at(f"{port}.X_in[{k}]", t) for k in (1, 2))
+            assert got == pytest.approx(mixing_composition(port, t), rel=1e-9, abs=1e-12)
+        # what enters b: its own composition while it supplies, else the mixing one
+        inflow = -SUPPLY["b"](t)
+        carried = COMPOSITION["b"] if inflow < 0 else mixing_composition("b", t)
+        got = tuple(result.at(f"b.X_flow[{k}]", t) for k in (1, 2))
+        assert got == pytest.approx(tuple(inflow * x for x in carried), rel=1e-9, abs=1e-12)
+
+
+def test_stream_arrays_of_size_zero_make_no_equations():
+    flat = api.flatten_model(MODELS, "StreamConnectors.NoSpecies", environ={})
+    assert not any("X" in variable.name for variable in flat.variables
+                   if not variable.name.endswith(".nX"))
+    assert len(flat.equations) == 6
+
+
 # ------------------------------------------------------------------ a volume with an array
 def test_a_volume_with_an_array_of_ports_fills_like_scipy(fmus):
     def rhs(t, y):

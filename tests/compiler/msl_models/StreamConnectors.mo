@@ -163,4 +163,54 @@ package StreamConnectors "Stream connectors (MLS 15): mixing, pipes, unconnected
     connect(a.port, sink.port);
     annotation(experiment(StopTime = 1));
   end SplitToSink;
+  connector SpeciesPort "a port carrying the mass fractions of nX substances"
+    constant Integer nX = 2;
+    Real p;
+    flow Real m_flow;
+    stream Real h_outflow;
+    stream Real X_outflow[nX];
+  end SpeciesPort;
+
+  model SpeciesSource "supplies m0 + slope*time of composition X"
+    constant Integer nX = 2;
+    parameter Real m0 = 1;
+    parameter Real slope = 0;
+    parameter Real X[nX] = fill(0, nX);
+    SpeciesPort port(nX = nX);
+    Real X_in[nX] = inStream(port.X_outflow);
+    Real X_flow[nX] = port.m_flow * actualStream(port.X_outflow) "what enters the source";
+  equation
+    port.m_flow = -(m0 + slope * time);
+    port.h_outflow = 0;
+    port.X_outflow = X;
+  end SpeciesSource;
+
+  model SpeciesBoundary "holds the pressure; supplies composition X"
+    constant Integer nX = 2;
+    parameter Real X[nX] = fill(0, nX);
+    SpeciesPort port(nX = nX);
+    Real X_in[nX] = inStream(port.X_outflow);
+  equation
+    port.p = 1e5;
+    port.h_outflow = 0;
+    port.X_outflow = X;
+  end SpeciesBoundary;
+
+  model SpeciesMixing "Mixing's flows carrying two mass fractions"
+    SpeciesSource a(m0 = 1, X = {0.2, 0.4});
+    SpeciesSource b(m0 = 2, slope = -4, X = {0.6, 0.0});
+    SpeciesBoundary c(X = {0.3, 0.3});
+  equation
+    connect(a.port, b.port);
+    connect(a.port, c.port);
+    annotation(experiment(StopTime = 1));
+  end SpeciesMixing;
+
+  model NoSpecies "stream arrays of size zero"
+    SpeciesSource a(nX = 0, m0 = 1);
+    SpeciesBoundary c(nX = 0);
+  equation
+    connect(a.port, c.port);
+    annotation(experiment(StopTime = 1));
+  end NoSpecies;
 end StreamConnectors;
