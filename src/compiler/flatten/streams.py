@@ -87,7 +87,8 @@ def expand_operators(part, streams: StreamSets):
     flow reverses, so it is ``smooth(0, ...)``: no event (MLS 15.3)."""
     kind = type(part)
     if kind is tuple or kind is list:
-        return kind(expand_operators(item, streams) for item in part)
+        items = [expand_operators(item, streams) for item in part]
+        return part if all(new is old for new, old in zip(items, part)) else kind(items)
     if kind is flat.Call and part.name in _OPERATORS:
         (arg,) = part.args
         return streams.in_stream(arg.name) if part.name == "inStream" else \
@@ -106,12 +107,6 @@ def expand_operators(part, streams: StreamSets):
         if new is not value:
             changes[name] = new
     return dataclasses.replace(part, **changes) if changes else part
-
-
-def uses_operators(part) -> bool:
-    """Whether ``part`` calls inStream or actualStream."""
-    from compiler.flatten.walk import nodes
-    return any(type(node) is flat.Call and node.name in _OPERATORS for node in nodes(part))
 
 
 _FIELDS = {
