@@ -128,6 +128,8 @@ def test_a_port_whose_flow_cannot_leave_it_does_not_take_part_in_the_mixing(fmus
     assert allow.structural   # the bound decided the formula
     result = simulate(fmus, "SplitToSink")
     assert result.at("sink.h_in", 0.5) == pytest.approx(100.0)   # only a supplies
+    # (two ports: MLS 15.2 takes the other one's stream even where it cannot supply)
+    assert "a.h_in = sink.port.h_outflow;" in flat_equations("SourceToSink")
 
 
 # ----------------------------------------------------------------- arrays of stream variables

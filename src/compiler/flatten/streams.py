@@ -159,17 +159,17 @@ def _attribute(record, name: str, ctx, structural: bool = True):
 
 def _mixing(streams: StreamSets, ports, exclude, alone: flat.Expr) -> flat.Expr:
     """The mixing value of the ports of a set other than ``exclude``, weighted by the flows
-    that enter the set through them; ``alone`` where none may (MLS 15.2). One port: its value
-    (so N = 2 and N = 1, M = 1 are plain equalities); more: the regularized formula."""
-    terms = []
-    for port in ports:
-        if (port.stream, port.outside) == exclude or not port.supplies:
-            continue
-        flow = flat.Var(port.flow)
-        if port.outside:
-            terms.append((flow, streams.in_stream(port.stream)))
-        else:
-            terms.append((flat.Unary("-", flow), flat.Var(port.stream)))
+    that enter the set through them (MLS 15.2). One other port: its value, whatever the
+    bounds of its flow (N = 2, or N = 1 and M = 1, or N = 0 and M = 2); more: the ports whose
+    flow bounds let matter enter, ``alone`` where none may, the one value where one may, else
+    the regularized formula."""
+    others = [port for port in ports if (port.stream, port.outside) != exclude]
+    if not others:
+        return alone
+    if len(others) > 1:
+        others = [port for port in others if port.supplies]
+    terms = [(flat.Var(port.flow), streams.in_stream(port.stream)) if port.outside else
+             (flat.Unary("-", flat.Var(port.flow)), flat.Var(port.stream)) for port in others]
     if not terms:
         return alone
     if len(terms) == 1:

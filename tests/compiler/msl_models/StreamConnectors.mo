@@ -163,6 +163,13 @@ package StreamConnectors "Stream connectors (MLS 15): mixing, pipes, unconnected
     connect(a.port, sink.port);
     annotation(experiment(StopTime = 1));
   end SplitToSink;
+  model SourceToSink "two ports: the pair rule holds whatever the flow bounds"
+    FlowSource a(m0 = 0.5, h = 100);
+    Sink sink;
+  equation
+    connect(a.port, sink.port);
+  end SourceToSink;
+
   connector SpeciesPort "a port carrying the mass fractions of nX substances"
     constant Integer nX = 2;
     Real p;
