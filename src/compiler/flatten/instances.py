@@ -572,6 +572,8 @@ def _dimension_and_index(dim, env) -> tuple:
     value = evaluation.evaluate_structural(dim, env, "an array dimension")
     if type(value) is tuple and value and all(type(item) is flat.EnumConst for item in value):
         return len(value), value[0].type
+    if value == (False, True) and all(isinstance(item, bool) for item in value):
+        return 2, "Boolean"  # a type derived from Boolean (``type B = Boolean``)
     if isinstance(value, bool) or not isinstance(value, int):
         return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int), ""
     return value, ""

@@ -383,6 +383,8 @@ def _static(entry: ClassEntry, parts, k: int, env, ref):
         register_enumeration(env.ctx, info)
         return tuple(flat.EnumConst(info.type_name, name, ordinal)
                      for ordinal, name in enumerate(info.literals, start=1))
+    if info.builtin == "Boolean" and not info.dims:
+        return flat.Const(False), flat.Const(True)  # a range ``for b in Boolean`` (MLS 11.2.2)
     raise FlattenError(f"'{_text(ref)}' is a class, not a value", ref.span)
 
 

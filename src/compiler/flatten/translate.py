@@ -176,6 +176,8 @@ def range_values(start, step, stop, span=None, ctx=None) -> tuple:
     """The elements of ``start:step:stop`` (Integer, Real or enumeration bounds)."""
     if type(start) is flat.EnumConst:
         return _enum_range(start, stop, span, ctx)
+    if isinstance(start, bool) or isinstance(stop, bool):
+        return _boolean_range(start, step, stop, span)
     for bound in (start, step, stop):
         if isinstance(bound, (bool, str)) or not isinstance(bound, (int, float)):
             raise FlattenError("range bounds must be numbers", span)
@@ -193,6 +195,14 @@ def _enum_range(start, stop, span, ctx):
     return tuple(flat.EnumConst(start.type, name, ordinal)
                  for ordinal, name in enumerate(enumeration_literals(ctx, start.type), start=1)
                  if start.ordinal <= ordinal <= stop.ordinal)
+
+
+def _boolean_range(start, step, stop, span):
+    """``false:true`` and the like: the Booleans from start to stop, false before true."""
+    if not (isinstance(start, bool) and isinstance(stop, bool)) or step != 1 or \
+            isinstance(step, bool):
+        raise FlattenError("a Boolean range needs two Boolean bounds and no step", span)
+    return tuple(value for value in (False, True) if start <= value <= stop)
 
 
 def enumeration_literals(ctx, type_name):
@@ -215,15 +225,20 @@ def comprehension(expr: ast.Comprehension, env):
             return translate(expr.expr, envs_indices)
         index = expr.indices[position]
         return tuple(build(envs_indices.with_iterator(index.name, value), position - 1)
-                     for value in iterator_values(index, envs_indices))
+                     for value in iterator_values(index, envs_indices, expr.expr))
     return build(env, len(expr.indices) - 1)
 
 
-def iterator_values(index: ast.ForIndex, env) -> tuple:
-    """The values a for-index takes; its range must be a parameter expression."""
+def iterator_values(index: ast.ForIndex, env, body=None) -> tuple:
+    """The values a for-index takes; its range must be a parameter expression. Without
+    one, it is deduced from the subscripts the index is in within ``body`` (the loop's
+    equations, statements or expression)."""
     if index.range is None:
-        raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
-                           index.span)
+        if body is None:
+            raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
+                               index.span)
+        from compiler.flatten.implicit_ranges import implicit_range
+        return implicit_range(index, body, env)
     value = evaluation.evaluate_structural(index.range, env, "the range of a for-loop")
     if type(value) is not tuple:
         raise FlattenError("the range of a for-loop must be an array or a range", index.range.span)

@@ -1,0 +1,110 @@
+package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in small self-written models"
+  type Color = enumeration(red, green, blue);
+  type Switch = Boolean;
+  package Implicit "for-indices without 'in ...': the range comes from the subscripts (MLS 11.2.2.2)"
+    model Equations "x[i, b, c] = i Integer(c) (b ? 2 : 1) t, by one implicit index per dimension"
+      Real x[3, Boolean, Color];
+      Real y[Color, 3, Boolean];
+    equation
+      for i, b, c loop
+        x[i, b, c] = i*Integer(c)*(if b then 2 else 1)*time;
+        y[c, i, b] = 2*x[i, b, c];
+      end for;
+      annotation(experiment(StopTime = 1));
+    end Equations;
+    model Statements "the same in an algorithm, an explicit range mixed with an implicit one"
+      Real x[3, 2];
+      Real z[Boolean];
+    algorithm
+      for i in 1:3, j loop
+        x[i, j] := i*j + time;
+      end for;
+      for b loop
+        z[b] := if b then time else -time;
+      end for;
+      annotation(experiment(StopTime = 1));
+    end Statements;
+    model Reduction "a reduction deduces its range as well: s = t (1 + 2 + 3 + 4)"
+      parameter Real w[4] = {1, 2, 3, 4};
+      Real s = sum(w[k]*time for k);
+      Real p = product(w[k] + time for k);
+      annotation(experiment(StopTime = 1));
+    end Reduction;
+  end Implicit;
+  package TypeRanges "a Boolean type as a range, Boolean ranges, Boolean-typed dimensions"
+    model Booleans
+      Real a[Boolean];
+      Real b[Switch];
+      Real c[Boolean];
+    equation
+      for v in Boolean loop
+        a[v] = if v then time else 1 - time;
+      end for;
+      for v in false:true loop
+        c[v] = if v then 3*time else 2*time;
+      end for;
+      b[false] = a[true] + 1;
+      b[true] = c[false] - 1;
+      annotation(experiment(StopTime = 1));
+    end Booleans;
+    model OnlyTrue "true:true has one element, true:false none"
+      Real n;
+    algorithm
+      n := time;
+      for v in true:true loop
+        n := n + (if v then 10 else 100);
+      end for;
+      for v in true:false loop
+        n := n + 1000;
+      end for;
+      annotation(experiment(StopTime = 1));
+    end OnlyTrue;
+    model VaryingRange "a for-statement over a vector of Integer variables (MLS 11.2.2)"
+      Integer k[2];
+      Real x[3];
+    equation
+      k[1] = if time < 0.5 then 1 else 2;
+      k[2] = 3;
+    algorithm
+      x := zeros(3);
+      for i in k loop
+        x[i] := x[i] + i*time;
+      end for;
+      annotation(experiment(StopTime = 1));
+    end VaryingRange;
+  end TypeRanges;
+  package Invalid "refused: the range cannot be deduced"
+    model DifferentSizes
+      Real x[2], y[3];
+    equation
+      for i loop
+        x[i] = y[i];
+      end for;
+      y = {1, 2, 3};
+    end DifferentSizes;
+    model NotASubscript
+      Real x[2];
+    equation
+      for i loop
+        x[1] = i;
+      end for;
+      x[2] = 0;
+    end NotASubscript;
+    model DifferentIndexTypes
+      Real x[2], y[Boolean];
+    equation
+      for i loop
+        y[i] = x[i];
+      end for;
+      x = {1, 2};
+    end DifferentIndexTypes;
+    model RangeAssigned "a varying range whose variables the loop assigns"
+      Integer m[2];
+    algorithm
+      m := {1, 2};
+      for i in m loop
+        m[i] := 2;
+      end for;
+    end RangeAssigned;
+  end Invalid;
+end ConformRanges;

@@ -1,0 +1,102 @@
+"""For-loop ranges of the Modelica-Compliance suite (MLS 11.2.2), in self-written models
+(msl_models/ConformRanges.mo): implicit ranges deduced from subscripts, Boolean and
+enumeration ranges and dimensions; the values are checked against closed forms."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compiler import api as compiler_api
+from compiler.errors import CompilerError
+from cosim import api
+
+MODELS = Path(__file__).parent / "msl_models" / "ConformRanges.mo"
+
+
+@pytest.fixture(autouse=True)
+def no_modelicapath(monkeypatch):
+    monkeypatch.delenv("MODELICAPATH", raising=False)
+
+
+def run(model: str, names: list):
+    """time and the recorded values of ``names`` (variables of ``model``)."""
+    component = "ConformRanges_" + model.replace(".", "_")
+    columns = [f"{component}.{name}" for name in names]
+    result = api.run(MODELS, model=f"ConformRanges.{model}", record=columns, step_size=0.1)
+    return result.values["time"], [result.values[column] for column in columns]
+
+
+def test_implicit_indices_over_integer_boolean_and_enumeration_dimensions():
+    # x[i, b, c] = i c (b ? 2 : 1) t with b = false, true the 1st, 2nd element
+    names = [f"x[{i},{b},{c}]" for i in (1, 2, 3) for b in (1, 2) for c in (1, 2, 3)]
+    names += [f"y[{c},{i},{b}]" for c in (1, 2, 3) for i in (1, 2, 3) for b in (1, 2)]
+    t, values = run("Implicit.Equations", names)
+    expected = [i * c * b * t for i in (1, 2, 3) for b in (1, 2) for c in (1, 2, 3)]
+    expected += [2 * i * c * b * t for c in (1, 2, 3) for i in (1, 2, 3) for b in (1, 2)]
+    for name, value, exact in zip(names, values, expected):
+        assert np.allclose(value, exact, rtol=0, atol=1e-12), name
+
+
+def test_implicit_and_explicit_indices_in_an_algorithm():
+    names = [f"x[{i},{j}]" for i in (1, 2, 3) for j in (1, 2)] + ["z[1]", "z[2]"]
+    t, values = run("Implicit.Statements", names)
+    expected = [i * j + t for i in (1, 2, 3) for j in (1, 2)] + [-t, t]
+    for name, value, exact in zip(names, values, expected):
+        assert np.allclose(value, exact, rtol=0, atol=1e-12), name
+
+
+def test_a_reduction_deduces_its_range():
+    t, (s, p) = run("Implicit.Reduction", ["s", "p"])
+    assert np.allclose(s, 10 * t, rtol=0, atol=1e-12)
+    assert np.allclose(p, (1 + t) * (2 + t) * (3 + t) * (4 + t), rtol=1e-14, atol=0)
+
+
+def test_the_boolean_type_and_boolean_bounds_as_ranges():
+    t, (a0, a1, b0, b1, c0, c1) = run("TypeRanges.Booleans",
+                                      ["a[1]", "a[2]", "b[1]", "b[2]", "c[1]", "c[2]"])
+    assert np.allclose(a0, 1 - t, rtol=0, atol=1e-12)
+    assert np.allclose(a1, t, rtol=0, atol=1e-12)
+    assert np.allclose(c0, 2 * t, rtol=0, atol=1e-12)
+    assert np.allclose(c1, 3 * t, rtol=0, atol=1e-12)
+    assert np.allclose(b0, t + 1, rtol=0, atol=1e-12)  # b[false] = a[true] + 1
+    assert np.allclose(b1, 2 * t - 1, rtol=0, atol=1e-12)  # b[true] = c[false] - 1
+
+
+def test_true_to_true_has_one_element_and_true_to_false_none():
+    t, (n,) = run("TypeRanges.OnlyTrue", ["n"])
+    assert np.allclose(n, t + 10, rtol=0, atol=1e-12)
+
+
+def test_a_for_statement_over_a_vector_of_variables():
+    t, (x1, x2, x3) = run("TypeRanges.VaryingRange", ["x[1]", "x[2]", "x[3]"])
+    early = t < 0.5 - 1e-9
+    assert np.allclose(x1, np.where(early, t, 0), rtol=0, atol=1e-12)
+    assert np.allclose(x2, np.where(early, 0, 2 * t), rtol=0, atol=1e-12)
+    assert np.allclose(x3, 3 * t, rtol=0, atol=1e-12)
+
+
+def loop_location(model: str, column: int) -> str:
+    """line:column of the first for-loop of ``model`` in the file (at ``column``)."""
+    lines = MODELS.read_text().splitlines()
+    start = next(k for k, line in enumerate(lines) if line.strip().startswith(f"model {model}"))
+    line = next(k for k in range(start, len(lines)) if lines[k].strip().startswith("for "))
+    return f"{line + 1}:{column}"
+
+
+@pytest.mark.parametrize("model, column, message", [
+    ("DifferentSizes", 11, "the range of for-index 'i' cannot be deduced: it subscripts "
+     "dimension 1 of 'x' (1:2) and dimension 1 of 'y' (1:3), which differ (MLS 11.2.2.2)"),
+    ("NotASubscript", 11, "for-index 'i' has no range ('in ...') and is not used as a "
+     "subscript"),
+    ("DifferentIndexTypes", 11, "the range of for-index 'i' cannot be deduced: it "
+     "subscripts dimension 1 of 'y' (false:true) and dimension 1 of 'x' (1:2)"),
+    ("RangeAssigned", 16, "the range of for-index 'i' varies and the loop assigns a "
+     "variable it reads; such a loop is not supported"),
+])
+def test_a_range_that_cannot_be_deduced_or_kept_is_refused(model, column, message):
+    with pytest.raises(CompilerError) as error:
+        compiler_api.flatten_model(MODELS, f"ConformRanges.Invalid.{model}", environ={})
+    text = str(error.value)
+    assert f"ConformRanges.mo:{loop_location(model, column)}: " in text and message in text
