@@ -77,6 +77,31 @@ def test_a_for_statement_over_a_vector_of_variables():
     assert np.allclose(x3, 3 * t, rtol=0, atol=1e-12)
 
 
+def matrix(values: list, n: int, m: int):
+    """The recorded elements of an n x m matrix as an array of shape (time, n, m)."""
+    return np.stack(values, axis=1).reshape(-1, n, m)
+
+
+def test_matrix_powers_and_symmetric():
+    names = [f"{m}[{i},{j}]" for m in ("P0", "P1", "Pn") for i in (1, 2) for j in (1, 2)]
+    names += [f"S[{i},{j}]" for i in (1, 2, 3) for j in (1, 2, 3)]
+    t, values = run("Matrices.Powers", names)
+    A = np.array([[[1, tk], [-tk, 2]] for tk in t])
+    assert np.allclose(matrix(values[0:4], 2, 2), np.eye(2), rtol=0, atol=0)
+    assert np.allclose(matrix(values[4:8], 2, 2), A, rtol=0, atol=1e-14)
+    assert np.allclose(matrix(values[8:12], 2, 2), A @ A @ A, rtol=1e-14, atol=1e-14)
+    M = np.arange(1, 10).reshape(3, 3)
+    upper = np.triu(M) + np.triu(M, 1).T
+    assert np.allclose(matrix(values[12:], 3, 3), upper[None] * t[:, None, None],
+                       rtol=0, atol=1e-13)
+
+
+def test_the_power_of_a_matrix_that_is_not_square_is_refused():
+    with pytest.raises(CompilerError) as error:
+        compiler_api.flatten_model(MODELS, "ConformRanges.Matrices.NotSquare", environ={})
+    assert "'^' of an array needs a square matrix, not one of sizes (2, 3)" in str(error.value)
+
+
 def loop_location(model: str, column: int) -> str:
     """line:column of the first for-loop of ``model`` in the file (at ``column``)."""
     lines = MODELS.read_text().splitlines()

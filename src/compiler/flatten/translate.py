@@ -86,10 +86,31 @@ def _binary(expr: ast.Binary, env):
             return values.elementwise2(lambda a, b: flat.Binary("/", a, b), left, right)
         if op in ("and", "or"):
             return values.elementwise2(lambda a, b: flat.Binary(op, a, b), left, right)
+        if op == "^" and left_array and not right_array:
+            return _matrix_power(left, expr.right, env)
         raise ShapeError(f"'{op}' is not defined for arrays of sizes {values.shape(left)} and "
                          f"{values.shape(right)}")
     except ShapeError as error:
         raise FlattenError(str(error), expr.span) from None
+
+
+def _matrix_power(matrix, exponent: ast.Expr, env):
+    """``A^n``: A square, n a non-negative Integer parameter expression; A^0 is the identity
+    (MLS 10.6.4)."""
+    dims = values.shape(matrix)
+    if len(dims) != 2 or dims[0] != dims[1]:
+        raise ShapeError(f"'^' of an array needs a square matrix, not one of sizes {dims}")
+    power = evaluation.evaluate_structural(exponent, env, "the exponent of a matrix power",
+                                           expect=int)
+    if power < 0:
+        raise ShapeError(f"the exponent of a matrix power must not be negative ({power})")
+    if power == 0:
+        return tuple(tuple(flat.Const(1 if i == j else 0) for j in range(dims[0]))
+                     for i in range(dims[0]))
+    result = matrix
+    for _ in range(power - 1):
+        result = values.multiply(result, matrix)
+    return result
 
 
 def _has_record(value) -> bool:

@@ -73,6 +73,21 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
       annotation(experiment(StopTime = 1));
     end VaryingRange;
   end TypeRanges;
+  package Matrices "matrix powers and symmetric() (MLS 10.6.4, 10.3.6)"
+    model Powers
+      parameter Integer n = 3;
+      Real A[2, 2] = [1, time; -time, 2];
+      Real P0[2, 2] = A^0;
+      Real P1[2, 2] = A^1;
+      Real Pn[2, 2] = A^n;
+      Real S[3, 3] = symmetric([1, 2, 3; 4, 5, 6; 7, 8, 9]*time);
+      annotation(experiment(StopTime = 1));
+    end Powers;
+    model NotSquare
+      Real B[2, 3] = fill(time, 2, 3);
+      Real C[2, 3] = B^2;
+    end NotSquare;
+  end Matrices;
   package Invalid "refused: the range cannot be deduced"
     model DifferentSizes
       Real x[2], y[3];
