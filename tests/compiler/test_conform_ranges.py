@@ -102,6 +102,21 @@ def test_the_power_of_a_matrix_that_is_not_square_is_refused():
     assert "'^' of an array needs a square matrix, not one of sizes (2, 3)" in str(error.value)
 
 
+def test_cat_in_a_function_run_in_c():
+    t, values = run("Flexible.Joined", [f"j[{k}]" for k in range(1, 7)])
+    expected = [t, 2 * t, -t, t, 2 * t, 3 * t]
+    for k, (value, exact) in enumerate(zip(values, expected), start=1):
+        assert np.allclose(value, exact, rtol=0, atol=1e-12), k
+
+
+def test_flexible_sizes_from_a_function_that_grows_its_output():
+    t, (x1, x2, y1, y2) = run("Flexible.Collected", ["x[1]", "x[2]", "y[1]", "y[2]"])
+    assert np.allclose(x1, 3 * t, rtol=0, atol=1e-12)
+    assert np.allclose(x2, 5 * t, rtol=0, atol=1e-12)
+    assert np.allclose(y1, 3 * np.exp(-t), rtol=1e-5, atol=1e-7)
+    assert np.allclose(y2, 5 * np.exp(-t), rtol=1e-5, atol=1e-7)
+
+
 def loop_location(model: str, column: int) -> str:
     """line:column of the first for-loop of ``model`` in the file (at ``column``)."""
     lines = MODELS.read_text().splitlines()

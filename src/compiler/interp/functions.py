@@ -158,8 +158,12 @@ class _Translator:
             dtype = {"Integer": "int", "Boolean": "bool"}.get(item.type, "float")
             shape = ", ".join(f"int({self.expr(dim)})" for dim in item.dims)
             return f"np.zeros(({shape},), dtype={dtype})"
-        return {"Integer": "0", "Boolean": "False", "String": "''"}.get(item.type, "0.0") \
-            if not item.dims else "None"
+        if item.dims:   # a flexible size (':') starts empty and grows by assignment
+            dtype = {"Integer": "int", "Boolean": "bool"}.get(item.type, "float")
+            shape = ", ".join("0" if dim is None else f"int({self.expr(dim)})"
+                              for dim in item.dims)
+            return f"np.zeros(({shape},), dtype={dtype})"
+        return {"Integer": "0", "Boolean": "False", "String": "''"}.get(item.type, "0.0")
 
     def statements(self, items) -> list[str]:
         lines = [line for item in items for line in self.statement(item)]

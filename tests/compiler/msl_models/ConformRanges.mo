@@ -88,6 +88,41 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
       Real C[2, 3] = B^2;
     end NotSquare;
   end Matrices;
+  package Flexible "sizes ':' in functions, and cat() in them (MLS 12.4.5)"
+    function joinThree
+      input Real a[:], b[:], c[:];
+      output Real r[size(a, 1) + size(b, 1) + size(c, 1)];
+    algorithm
+      r := cat(1, a, b, c);
+    end joinThree;
+    function positives "grows its output: its size is known once it ran"
+      input Real x[:];
+      output Real p[:];
+    algorithm
+      for i in 1:size(x, 1) loop
+        if x[i] > 0 then
+          p := cat(1, p, x[i:i]);
+        end if;
+      end for;
+    end positives;
+    model Joined "the function runs in C: its arguments vary"
+      Real u[2] = {time, 2*time};
+      Real v[1] = {-time};
+      Real w[3] = {1, 2, 3}*time;
+      Real j[6];
+    algorithm
+      j := joinThree(u, v, w);
+      annotation(experiment(StopTime = 1));
+    end Joined;
+    model Collected "sizes from a call computed while translating, from a binding or a start value"
+      parameter Real a[:] = {-1, 3, 0, 5, -2};
+      Real x[:] = positives(a)*time;
+      Real y[:](each fixed = true, start = positives(a));
+    equation
+      der(y) = -y;
+      annotation(experiment(StopTime = 1));
+    end Collected;
+  end Flexible;
   package Invalid "refused: the range cannot be deduced"
     model DifferentSizes
       Real x[2], y[3];
