@@ -96,6 +96,16 @@ def test_matrix_powers_and_symmetric():
                        rtol=0, atol=1e-13)
 
 
+def test_products_over_an_empty_dimension_are_zero():
+    names = [f"z[{i},{j}]" for i in (1, 2, 3) for j in (1, 2)] + ["u[1]", "u[2]", "u[3]", "s"]
+    t, values = run("Matrices.EmptyProducts", names)
+    for name, value in zip(names[:6], values[:6]):
+        assert np.allclose(value, t, rtol=0, atol=1e-14), name
+    for k, value in enumerate(values[6:9], start=1):
+        assert np.allclose(value, k * t, rtol=0, atol=1e-14), k
+    assert np.allclose(values[9], t, rtol=0, atol=1e-14)
+
+
 def test_the_power_of_a_matrix_that_is_not_square_is_refused():
     with pytest.raises(CompilerError) as error:
         compiler_api.flatten_model(MODELS, "ConformRanges.Matrices.NotSquare", environ={})

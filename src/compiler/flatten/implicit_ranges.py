@@ -9,8 +9,8 @@ index subscripts must give the same range, and it must subscript at least one.
 from __future__ import annotations
 
 from compiler import flat
-from compiler.flatten import instances
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.names import declared_node
 from compiler.flatten.walk import ast_references
 from compiler.lang import ast, unparse
 
@@ -51,7 +51,7 @@ def _subscript_uses(name: str, body):
 def _dimension(ref: ast.ComponentRef, position: int, dimension: int, env) -> tuple:
     """The size and index type ("" Integer, "Boolean" or an enumeration) of dimension
     ``dimension`` of the array that part ``position`` of ``ref`` names."""
-    node = _node(ref, position, env)
+    node = declared_node(ref, position, env)
     if node is not None:
         if dimension >= len(node.dims):
             raise FlattenError(f"'{_stripped_text(ref, position)}' has {len(node.dims)} "
@@ -59,21 +59,6 @@ def _dimension(ref: ast.ComponentRef, position: int, dimension: int, env) -> tup
         index_types = node.index_types or ("",) * len(node.dims)
         return node.dims[dimension], index_types[dimension]
     return _value_dimension(ref, position, dimension, env), ""
-
-
-def _node(ref: ast.ComponentRef, position: int, env):
-    """The instance node of part ``position`` of ``ref`` (its dimensions do not depend on
-    which element of the arrays before it is chosen), or None for a name that is not a
-    component of the instance."""
-    if env.instance is None or ref.is_global or ref.parts[0].name in env.iterators:
-        return None
-    node = env.instance.member(ref.parts[0].name)
-    for part in ref.parts[1:position + 1]:
-        if node is None or node is instances.REMOVED or not node.elements or \
-                type(node.elements[0]) is instances.VarRecord:
-            return None
-        node = node.elements[0].member(part.name)
-    return None if node is instances.REMOVED else node
 
 
 def _value_dimension(ref: ast.ComponentRef, position: int, dimension: int, env) -> int:

@@ -137,6 +137,21 @@ def element_value(element):
     return RecordValue(element.info.name, fields)
 
 
+def declared_node(ref: ast.ComponentRef, position: int, env):
+    """The instance node of part ``position`` of ``ref`` (its dimensions do not depend on
+    which element of the arrays before it is chosen), or None for a name that is not a
+    component of the instance."""
+    if env.instance is None or ref.is_global or ref.parts[0].name in env.iterators:
+        return None
+    node = env.instance.member(ref.parts[0].name)
+    for part in ref.parts[1:position + 1]:
+        if node is None or node is instances.REMOVED or not node.elements or \
+                type(node.elements[0]) is instances.VarRecord:
+            return None
+        node = node.elements[0].member(part.name)
+    return None if node is instances.REMOVED else node
+
+
 class Removed(Exception):
     """Internal: the reference goes through a component disabled by its condition."""
 

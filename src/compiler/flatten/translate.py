@@ -81,6 +81,8 @@ def _binary(expr: ast.Binary, env):
                                  f"use '.{op}' to combine an array with a scalar")
             return values.add(left, right, op)
         if op == "*":
+            if _empty(left) or _empty(right):
+                return _empty_product(expr, left, right, env)
             return values.multiply(left, right)
         if op == "/" and not right_array:
             return values.elementwise2(lambda a, b: flat.Binary("/", a, b), left, right)
@@ -92,6 +94,35 @@ def _binary(expr: ast.Binary, env):
                          f"{values.shape(right)}")
     except ShapeError as error:
         raise FlattenError(str(error), expr.span) from None
+
+
+def _empty(value) -> bool:
+    return type(value) is tuple and 0 in values.shape(value)
+
+
+def _empty_product(expr: ast.Binary, left, right, env):
+    """A matrix product with an empty operand, whose value keeps no sizes after its first 0:
+    the sizes come from the declarations, and a product over an empty inner dimension is
+    zero (``x[4, 0] * y[0, 4]`` is a 4x4 matrix of zeros, MLS 10.6.4)."""
+    a, b = _declared_sizes(expr.left, left, env), _declared_sizes(expr.right, right, env)
+    if not a or not b or len(a) > 2 or len(b) > 2 or a[-1] != b[0]:
+        raise ShapeError(f"'*' is not defined for arrays of sizes {a} and {b}")
+
+    def zeros(sizes):
+        return tuple(zeros(sizes[1:]) for _ in range(sizes[0])) if sizes else flat.Const(0)
+    return zeros(a[:-1] + b[1:])
+
+
+def _declared_sizes(expr, value, env) -> tuple:
+    """The sizes of an operand: those of its value, or of its declaration for an empty
+    component referred to whole."""
+    sizes = values.shape(value)
+    if 0 in sizes and type(expr) is ast.ComponentRef and len(expr.parts) == 1 and \
+            not expr.parts[0].subscripts:
+        node = names.declared_node(expr, 0, env)
+        if node is not None:
+            return tuple(node.dims)
+    return sizes
 
 
 def _matrix_power(matrix, exponent: ast.Expr, env):

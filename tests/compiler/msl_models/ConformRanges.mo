@@ -83,6 +83,14 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
       Real S[3, 3] = symmetric([1, 2, 3; 4, 5, 6; 7, 8, 9]*time);
       annotation(experiment(StopTime = 1));
     end Powers;
+    model EmptyProducts "products over an empty dimension are zero, of the declared sizes"
+      Real x[3, 0], y[0, 2], v[0], w[0, 3], e[0, 2];
+      Real z[3, 2] = x*y + fill(time, 3, 2);
+      Real u[3] = v*w + {1, 2, 3}*time;
+      Real s = v*v + time;
+      Real none[0, 2] = e*[1, 2; 3, 4];
+      annotation(experiment(StopTime = 1));
+    end EmptyProducts;
     model NotSquare
       Real B[2, 3] = fill(time, 2, 3);
       Real C[2, 3] = B^2;
