@@ -53,6 +53,20 @@ def test_a_reduction_deduces_its_range():
     assert np.allclose(p, (1 + t) * (2 + t) * (3 + t) * (4 + t), rtol=1e-14, atol=0)
 
 
+def test_an_implicit_range_in_a_function():
+    t, (total, s1, s2, s3) = run("InFunctions.Sums", ["total", "s[1]", "s[2]", "s[3]"])
+    assert np.allclose(total, 321 * t, rtol=1e-14, atol=1e-14)
+    for value, exact in ((s1, t), (s2, 21 * t), (s3, 321 * t)):
+        assert np.allclose(value, exact, rtol=1e-14, atol=1e-14)
+
+
+def test_arrays_of_different_sizes_for_an_implicit_range_fail_while_running():
+    with pytest.raises(Exception) as error:
+        run("InFunctions.Mismatch", ["total"])
+    assert "the range of for-index 'i' cannot be deduced: size(w, 1) and size(x, 1) differ " \
+           "(MLS 11.2.2.2)" in str(error.value)
+
+
 def test_the_boolean_type_and_boolean_bounds_as_ranges():
     t, (a0, a1, b0, b1, c0, c1) = run("TypeRanges.Booleans",
                                       ["a[1]", "a[2]", "b[1]", "b[2]", "c[1]", "c[2]"])
@@ -127,10 +141,10 @@ def test_flexible_sizes_from_a_function_that_grows_its_output():
     assert np.allclose(y2, 5 * np.exp(-t), rtol=1e-5, atol=1e-7)
 
 
-def loop_location(model: str, column: int) -> str:
-    """line:column of the first for-loop of ``model`` in the file (at ``column``)."""
+def loop_location(owner: str, column: int) -> str:
+    """line:column of the first for-loop of class ``owner`` ("model M") in the file."""
     lines = MODELS.read_text().splitlines()
-    start = next(k for k, line in enumerate(lines) if line.strip().startswith(f"model {model}"))
+    start = next(k for k, line in enumerate(lines) if line.strip().startswith(owner))
     line = next(k for k in range(start, len(lines)) if lines[k].strip().startswith("for "))
     return f"{line + 1}:{column}"
 
@@ -144,9 +158,12 @@ def loop_location(model: str, column: int) -> str:
      "subscripts dimension 1 of 'y' (false:true) and dimension 1 of 'x' (1:2)"),
     ("RangeAssigned", 16, "the range of for-index 'i' varies and the loop assigns a "
      "variable it reads; such a loop is not supported"),
+    ("RangeResized", 11,  # in the function it calls "the range of for-index 'i' is deduced from 'x', which the loop "
+     "assigns: its size must not change in the loop (MLS 11.2.2.2)"),
 ])
 def test_a_range_that_cannot_be_deduced_or_kept_is_refused(model, column, message):
     with pytest.raises(CompilerError) as error:
         compiler_api.flatten_model(MODELS, f"ConformRanges.Invalid.{model}", environ={})
     text = str(error.value)
-    assert f"ConformRanges.mo:{loop_location(model, column)}: " in text and message in text
+    owner = "function resized" if model == "RangeResized" else f"model {model}"
+    assert f"ConformRanges.mo:{loop_location(owner, column)}: " in text and message in text

@@ -613,7 +613,7 @@ class FunctionScope:
                              for condition, body in node.branches)
             return [flat.IfStatement(branches, statement_block(self, node.else_), node.span)]
         if kind is ast.ForStmt:
-            return [self._for(node.indices, node.body, node.span)]
+            return self._for(node.indices, node.body, node.span)
         if kind is ast.WhileStmt:
             self.loop_condition = True
             try:
@@ -633,19 +633,23 @@ class FunctionScope:
             raise FlattenError("a record cannot be used here", getattr(node, "span", None))
         return value
 
-    def _for(self, indices, body, span) -> flat.ForStatement:
+    def _for(self, indices, body, span) -> list:
         index = indices[0]
+        checks = ()
         if index.range is None:
-            raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
-                               index.span)
-        range_ = self.expr(index.range)
+            from compiler.flatten.implicit_ranges import function_range
+            range_node, checks = function_range(index, body)
+            range_ = self.expr(range_node)
+        else:
+            range_ = self.expr(index.range)
         self.iterators.append(index.name)
         try:
-            inner = ((self._for(indices[1:], body, span),) if len(indices) > 1
+            inner = (tuple(self._for(indices[1:], body, span)) if len(indices) > 1
                      else statement_block(self, body))
         finally:
             self.iterators.pop()
-        return flat.ForStatement(index.name, range_, inner, span)
+        return [item for check in checks for item in self.statement(check)] + \
+            [flat.ForStatement(index.name, range_, inner, span)]
 
     def _assign(self, node: ast.Assign) -> list:
         target = self._target(node.target)

@@ -4,9 +4,13 @@ Input: a for-index without ``in ...``, the AST of the loop body (or the expressi
 reduction) and the ``Env`` the loop is read in. Output: the values the index takes, deduced
 from the dimensions it subscripts: ``1:size(x, k)`` for an Integer dimension, ``false:true``
 for a Boolean one, ``E.e1:E.en`` for one indexed by enumeration ``E``. Every dimension the
-index subscripts must give the same range, and it must subscript at least one.
+index subscripts must give the same range, and it must subscript at least one. In a function
+(``function_range``) sizes may be known only while running: the range is ``1:size(x, k)``,
+and asserts check that the other arrays agree.
 """
 from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
@@ -18,7 +22,7 @@ from compiler.lang import ast, unparse
 def implicit_range(index: ast.ForIndex, body, env) -> tuple:
     """The values of ``index``, deduced from its uses as a subscript in ``body``."""
     found = None  # (range, description of the dimension it came from)
-    for ref, position, dimension in _subscript_uses(index.name, body):
+    for ref, position, dimension in subscript_uses(index.name, body):
         size, index_type = _dimension(ref, position, dimension, env)
         described = (f"dimension {dimension + 1} of '{_stripped_text(ref, position)}' "
                      f"({_range_text(size, index_type)})")
@@ -29,14 +33,62 @@ def implicit_range(index: ast.ForIndex, body, env) -> tuple:
                                f"subscripts {found[1]} and {described}, which differ "
                                "(MLS 11.2.2.2)", index.span)
     if found is None:
-        raise FlattenError(f"for-index '{index.name}' has no range ('in ...') and is not used "
-                           "as a subscript, from which its range would be deduced "
-                           "(MLS 11.2.2.2)", index.span)
+        raise _not_a_subscript(index)
     size, index_type = found[0]
     return _range_values(size, index_type, env)
 
 
-def _subscript_uses(name: str, body):
+def function_range(index: ast.ForIndex, body) -> tuple:
+    """In a function: the range ``1:size(x, k)`` of the first array the index subscripts
+    (AST), and the statements asserting that the others have that size too."""
+    uses = list(subscript_uses(index.name, body))
+    if not uses:
+        raise _not_a_subscript(index)
+    assigned = set(_assigned_names(body))
+    sizes = []
+    for ref, position, dimension in uses:
+        array = _stripped(ref, position)
+        if array.parts[0].name in assigned and len(array.parts) == 1:
+            raise FlattenError(f"the range of for-index '{index.name}' is deduced from "
+                               f"'{unparse(array)}', which the loop assigns: its size must not "
+                               "change in the loop (MLS 11.2.2.2)", index.span)
+        size = ast.Call(ast.ComponentRef((ast.RefPart("size"),)),
+                        (array, ast.IntLit(dimension + 1)), span=index.span)
+        if size not in sizes:
+            sizes.append(size)
+    checks = tuple(ast.CallStmt(ast.Call(ast.ComponentRef((ast.RefPart("assert"),)), (
+        ast.Binary("==", sizes[0], other),
+        ast.StrLit(f"the range of for-index '{index.name}' cannot be deduced: "
+                   f"{unparse(sizes[0])} and {unparse(other)} differ (MLS 11.2.2.2)")),
+        span=index.span), span=index.span) for other in sizes[1:])
+    return ast.Range(ast.IntLit(1), None, sizes[0], index.span), checks
+
+
+def _not_a_subscript(index: ast.ForIndex) -> FlattenError:
+    return FlattenError(f"for-index '{index.name}' has no range ('in ...') and is not used "
+                        "as a subscript, from which its range would be deduced "
+                        "(MLS 11.2.2.2)", index.span)
+
+
+def _assigned_names(node):
+    """The first names of the variables that statements in ``node`` assign whole."""
+    if type(node) is tuple:
+        for item in node:
+            yield from _assigned_names(item)
+        return
+    if type(node) is ast.Assign:
+        targets = node.target.elements if type(node.target) is ast.TupleExpr else (node.target,)
+        for target in targets:
+            if type(target) is ast.ComponentRef and not target.parts[-1].subscripts:
+                yield target.parts[0].name
+        return
+    if is_dataclass(node):
+        for item in fields(node):
+            if item.name != "span":
+                yield from _assigned_names(getattr(node, item.name))
+
+
+def subscript_uses(name: str, body):
     """(reference, part position, subscript position) of each subscript that is the bare
     index ``name``."""
     for ref in ast_references(body):

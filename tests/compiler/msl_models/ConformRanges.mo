@@ -31,6 +31,33 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
       annotation(experiment(StopTime = 1));
     end Reduction;
   end Implicit;
+  package InFunctions "implicit ranges in functions: 1:size(x, k), the other arrays checked"
+    function weighted "sum of w[i] x[i], and the running sums s[i]"
+      input Real x[:];
+      input Real w[:];
+      output Real total = 0;
+      output Real s[size(x, 1)];
+    algorithm
+      for i loop
+        total := total + w[i]*x[i];
+        s[i] := total;
+      end for;
+    end weighted;
+    model Sums
+      Real total;
+      Real s[3];
+    equation
+      (total, s) = weighted({1, 2, 3}*time, {1, 10, 100});
+      annotation(experiment(StopTime = 1));
+    end Sums;
+    model Mismatch "w is shorter than x: the call fails while running"
+      Real total;
+      Real s[3];
+    equation
+      (total, s) = weighted({1, 2, 3}*time, {1, 10});
+      annotation(experiment(StopTime = 1));
+    end Mismatch;
+  end InFunctions;
   package TypeRanges "a Boolean type as a range, Boolean ranges, Boolean-typed dimensions"
     model Booleans
       Real a[Boolean];
@@ -164,5 +191,20 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
         m[i] := 2;
       end for;
     end RangeAssigned;
+    function resized "the array giving the range changes size in the loop"
+      input Integer n;
+      output Integer m = 0;
+    protected
+      Integer x[:];
+    algorithm
+      x := ones(n);
+      for i loop
+        x := ones(x[i] + 1);
+        m := m + 1;
+      end for;
+    end resized;
+    model RangeResized
+      Integer m = resized(3);
+    end RangeResized;
   end Invalid;
 end ConformRanges;
