@@ -54,10 +54,11 @@ def test_a_reduction_deduces_its_range():
 
 
 def test_an_implicit_range_in_a_function():
-    t, (total, s1, s2, s3) = run("InFunctions.Sums", ["total", "s[1]", "s[2]", "s[3]"])
-    assert np.allclose(total, 321 * t, rtol=1e-14, atol=1e-14)
-    for value, exact in ((s1, t), (s2, 21 * t), (s3, 321 * t)):
-        assert np.allclose(value, exact, rtol=1e-14, atol=1e-14)
+    names = ["total", "s[1]", "s[2]", "s[3]", "d", "squares[1]", "squares[2]", "squares[3]"]
+    t, values = run("InFunctions.Sums", names)
+    expected = [321 * t, t, 21 * t, 321 * t, 321 * t, t ** 2, 4 * t ** 2, 9 * t ** 2]
+    for name, value, exact in zip(names, values, expected):
+        assert np.allclose(value, exact, rtol=1e-14, atol=1e-14), name
 
 
 def test_arrays_of_different_sizes_for_an_implicit_range_fail_while_running():

@@ -204,6 +204,7 @@ class FunctionScope:
         """``{e for i in r}``: over a literal range, the array of its elements; over a range
         the function's variables give, a temporary array filled by a loop first."""
         from compiler.flatten.calls import substitute
+        node = self._deduced(node)
         if len(node.indices) != 1 or node.indices[0].range is None:
             raise FlattenError("array comprehensions in functions need one iterator with a "
                                "range", node.span)
@@ -222,6 +223,7 @@ class FunctionScope:
     def _loop(self, node: ast.Comprehension, what: str):
         """``(index name, start, range, element expression, statements each element needs
         first)`` of a comprehension of one iterator over ``a:b``."""
+        node = self._deduced(node)
         index = node.indices[0] if len(node.indices) == 1 else None
         if index is None or index.range is None or type(index.range) is not ast.Range or \
                 index.range.step is not None:
@@ -240,6 +242,22 @@ class FunctionScope:
         hoisted = tuple(self.hoisted[before:])  # computed for each element, inside the loop
         del self.hoisted[before:]
         return index.name, start, range_, body, hoisted
+
+    def _deduced(self, node: ast.Comprehension) -> ast.Comprehension:
+        """The comprehension with the ranges of its indices without 'in ...' deduced from
+        the subscripts in its expression; the asserts that check them come first."""
+        if all(index.range is not None for index in node.indices):
+            return node
+        from compiler.flatten.implicit_ranges import function_range
+        indices = []
+        for index in node.indices:
+            if index.range is None:
+                range_node, checks = function_range(index, node.expr)
+                for check in checks:
+                    self.hoisted.extend(self.statement(check))
+                index = replace(index, range=range_node)
+            indices.append(index)
+        return replace(node, indices=tuple(indices))
 
     def _hoisted_comprehension(self, node: ast.Comprehension):
         """A temporary array filled by a loop; for records, one temporary per leaf (a record

@@ -43,11 +43,23 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
         s[i] := total;
       end for;
     end weighted;
+    function dot "a reduction and a comprehension with implicit ranges"
+      input Real x[:];
+      input Real w[:];
+      output Real d;
+      output Real squares[size(x, 1)];
+    algorithm
+      d := sum(w[i]*x[i] for i);
+      squares := {x[i]^2 for i};
+    end dot;
     model Sums
       Real total;
       Real s[3];
+      Real d;
+      Real squares[3];
     equation
       (total, s) = weighted({1, 2, 3}*time, {1, 10, 100});
+      (d, squares) = dot({1, 2, 3}*time, {1, 10, 100});
       annotation(experiment(StopTime = 1));
     end Sums;
     model Mismatch "w is shorter than x: the call fails while running"
