@@ -100,14 +100,17 @@ def matrix(values: list, n: int, m: int):
 def test_matrix_powers_and_symmetric():
     names = [f"{m}[{i},{j}]" for m in ("P0", "P1", "Pn") for i in (1, 2) for j in (1, 2)]
     names += [f"S[{i},{j}]" for i in (1, 2, 3) for j in (1, 2, 3)]
+    names += [f"T[{i},{j}]" for i in (1, 2) for j in (1, 2)]
     t, values = run("Matrices.Powers", names)
+    assert np.allclose(matrix(values[21:], 2, 2), np.array([[1, 2], [2, 4]])[None] *
+                       t[:, None, None], rtol=0, atol=1e-14)
     A = np.array([[[1, tk], [-tk, 2]] for tk in t])
     assert np.allclose(matrix(values[0:4], 2, 2), np.eye(2), rtol=0, atol=0)
     assert np.allclose(matrix(values[4:8], 2, 2), A, rtol=0, atol=1e-14)
     assert np.allclose(matrix(values[8:12], 2, 2), A @ A @ A, rtol=1e-14, atol=1e-14)
     M = np.arange(1, 10).reshape(3, 3)
     upper = np.triu(M) + np.triu(M, 1).T
-    assert np.allclose(matrix(values[12:], 3, 3), upper[None] * t[:, None, None],
+    assert np.allclose(matrix(values[12:21], 3, 3), upper[None] * t[:, None, None],
                        rtol=0, atol=1e-13)
 
 

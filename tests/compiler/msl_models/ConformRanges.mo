@@ -113,8 +113,19 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
     end VaryingRange;
   end TypeRanges;
   package Matrices "matrix powers and symmetric() (MLS 10.6.4, 10.3.6)"
+    function mirrored "symmetric() in a function, run while translating"
+      input Real A[:, :];
+      output Real B[size(A, 1), size(A, 2)];
+    protected
+      Real C[size(A, 1), size(A, 2)];
+    algorithm
+      C := A;
+      B := symmetric(C);
+    end mirrored;
     model Powers
       parameter Integer n = 3;
+      parameter Real M[2, 2] = [1, 2; 3, 4];
+      Real T[2, 2] = mirrored(M)*time;
       Real A[2, 2] = [1, time; -time, 2];
       Real P0[2, 2] = A^0;
       Real P1[2, 2] = A^1;
