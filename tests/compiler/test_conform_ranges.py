@@ -162,10 +162,12 @@ def loop_location(owner: str, column: int) -> str:
      "subscripts dimension 1 of 'y' (false:true) and dimension 1 of 'x' (1:2)"),
     ("RangeAssigned", 16, "the range of for-index 'i' varies and the loop assigns a "
      "variable it reads; such a loop is not supported"),
+    ("VaryingSize", 16, "the range of for-index 'i' has bounds that vary, so its size "
+     "varies: such a for-statement is not supported"),
     ("RangeResized", 11,  # in the function it calls "the range of for-index 'i' is deduced from 'x', which the loop "
      "assigns: its size must not change in the loop (MLS 11.2.2.2)"),
 ])
-def test_a_range_that_cannot_be_deduced_or_kept_is_refused(model, column, message):
+def test_a_for_loop_whose_range_cannot_be_had_is_refused_at_it(model, column, message):
     with pytest.raises(CompilerError) as error:
         compiler_api.flatten_model(MODELS, f"ConformRanges.Invalid.{model}", environ={})
     text = str(error.value)

@@ -169,7 +169,15 @@ def _varying_range(index: ast.ForIndex, env):
     (``for i in y loop`` with ``y`` an Integer variable): a for-statement, unlike a
     for-equation, may have one (MLS 11.2.2); None for any other range."""
     from compiler.flatten.exprtypes import is_parameter_expression
-    if index.range is None or type(index.range) is ast.Range:
+    if index.range is None:
+        return None
+    if type(index.range) is ast.Range:
+        bounds = (index.range.start, index.range.step, index.range.stop)
+        if not all(is_parameter_expression(translate(bound, env), env.ctx)
+                   for bound in bounds if bound is not None):
+            raise FlattenError(f"the range of for-index '{index.name}' has bounds that vary, so "
+                               "its size varies: such a for-statement is not supported (its "
+                               "bounds must be parameter expressions here)", index.range.span)
         return None
     value = translate(index.range, env)
     if type(value) is not tuple or any(type(item) is tuple for item in value) or \

@@ -229,5 +229,14 @@ package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in smal
     model RangeResized
       Integer m = resized(3);
     end RangeResized;
+    model VaryingSize "legal Modelica, but the loop would have to run in C"
+      Integer n = if time < 0.5 then 1 else 2;
+      Real x[2];
+    algorithm
+      x := zeros(2);
+      for i in 1:n loop
+        x[i] := time;
+      end for;
+    end VaryingSize;
   end Invalid;
 end ConformRanges;
