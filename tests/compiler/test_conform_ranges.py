@@ -164,8 +164,8 @@ def loop_location(owner: str, column: int) -> str:
      "variable it reads; such a loop is not supported"),
     ("VaryingSize", 16, "the range of for-index 'i' has bounds that vary, so its size "
      "varies: such a for-statement is not supported"),
-    ("RangeResized", 11,  # in the function it calls "the range of for-index 'i' is deduced from 'x', which the loop "
-     "assigns: its size must not change in the loop (MLS 11.2.2.2)"),
+    ("RangeResized", 11, "the range of for-index 'i' is deduced from 'x', which the loop "
+     "assigns: its size must not change in the loop (MLS 11.2.2.2)"),  # in function resized
 ])
 def test_a_for_loop_whose_range_cannot_be_had_is_refused_at_it(model, column, message):
     with pytest.raises(CompilerError) as error:

@@ -460,7 +460,8 @@ def _unsupported(message: str):
 
 _ARRAY_VALUES = {"transpose": _transpose, "outerProduct": _outer_product, "cross": _cross,
                  "skew": _skew, "symmetric": _symmetric, "diagonal": _diagonal, "sum": _sum,
-                 "product": _product, "scalar": _scalar_of, "vector": _vector, "matrix": _matrix, "cat": _cat_values}
+                 "product": _product, "scalar": _scalar_of, "vector": _vector, "matrix": _matrix,
+                 "cat": _cat_values}
 
 BUILTINS = {name: _kept(name, names) for name, names in KEPT.items()}
 BUILTINS.update({

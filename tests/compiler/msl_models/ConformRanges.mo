@@ -1,7 +1,7 @@
-package ConformRanges "For-loop ranges of the Modelica-Compliance suite, in small self-written models"
+package ConformRanges "For-ranges and arrays of the Modelica-Compliance suite (self-written)"
   type Color = enumeration(red, green, blue);
   type Switch = Boolean;
-  package Implicit "for-indices without 'in ...': the range comes from the subscripts (MLS 11.2.2.2)"
+  package Implicit "for-indices without 'in ...': ranges from the subscripts (MLS 11.2.2.2)"
     model Equations "x[i, b, c] = i Integer(c) (b ? 2 : 1) t, by one implicit index per dimension"
       Real x[3, Boolean, Color];
       Real y[Color, 3, Boolean];

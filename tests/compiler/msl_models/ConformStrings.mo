@@ -1,4 +1,4 @@
-package ConformStrings "Strings in generated C, as the Modelica-Compliance suite uses them (self-written)"
+package ConformStrings "Strings in generated C, as the compliance suite uses them (self-written)"
   model Formatting "String(), concatenation and comparison: each ok_ is 1 when the text is right"
     parameter String unit = "m";
     String joined = "length" + " in " + unit;
@@ -22,7 +22,7 @@ package ConformStrings "Strings in generated C, as the Modelica-Compliance suite
     Integer ok_order = if "abc" < "abd" and "b" > "abc" and unit <> "s" then 1 else 0;
     annotation(experiment(StopTime = 1));
   end Formatting;
-  model Phases "a discrete String set by a when-equation keeps its value (its pre value) between events"
+  model Phases "a discrete String set by a when-equation keeps its (pre) value between events"
     discrete String phase(start = "early", fixed = true);
     Integer code = if phase == "late" then 2 else 1;
   equation
