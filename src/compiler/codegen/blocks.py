@@ -131,7 +131,9 @@ class Sequence:
         self.flush()
         comment = _comment(block.var, block.span)
         if block.var.startswith("pre("):
-            self.lines.append(f"{self.target(block.var)} = {value};{comment}")
+            slot = self.writer.slot(block.var[4:-1])
+            self.lines.append(f"CHECK(string_assign(m, &{slot.pre_text}, {value}));{comment}"
+                              if slot.pre_c_name else f"{slot.pre_text} = {value};{comment}")
         else:
             self.lines.append(self.writer.assignment(block.var, value, comment))
 
@@ -418,8 +420,10 @@ class AlgorithmCode:
 
 
 def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:
-    """``if (!condition) { log; return StatusError; }`` (a warning only logs)."""
+    """``if (!condition) { log; return StatusError; }`` (a warning only logs); the message is
+    computed only when the condition fails (it may call a function: MLS 8.3.7)."""
     condition = writer.text(item.condition)
+    condition_lines = writer.take_lines()
     message, arguments = message_format(item.message, writer)
     where = source_place(item.span)
     prefix = f"{where}: " if where else ""
@@ -427,7 +431,8 @@ def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:
     status, category = ("StatusError", "logStatusError") if error else ("StatusWarning", "logStatusWarning")
     head = f"{prefix}assertion {'failed' if error else 'warning'} at t = %.17g: {message}"
     log = f"model_log(m, {status}, \"{category}\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
-    lines = writer.take_lines() + [f"if (!({condition})) {{", INDENT + log]
+    lines = condition_lines + [f"if (!({condition})) {{"] + \
+        [INDENT + line for line in writer.take_lines()] + [INDENT + log]
     if error:
         lines.append(INDENT + "return StatusError;")
     return lines + ["}"]

@@ -14,7 +14,7 @@ from compiler.codegen.function_body import INDENT
 from compiler.codegen.events import (
     assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
     initial_latch_lines, latch_update_lines, next_event_lines, sample_fired_lines,
-    when_clause_lines)
+    string_pre_lines, when_clause_lines)
 from compiler.codegen.functions import FunctionCode
 from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout, sample_fired
 from compiler.codegen.jacobian import jacobian_parts
@@ -244,7 +244,7 @@ class _Module:
 
     def _event_update(self) -> str:
         context, system = self.context, self.system
-        lines = ["CHECK(evaluate_all(m));"]
+        lines = string_pre_lines(context, system) + ["CHECK(evaluate_all(m));"]
         latches = latch_update_lines(context, system)
         if latches:
             # a relation reads values this iteration computes (t >= t_start + T, with

@@ -199,10 +199,23 @@ def discrete_change_lines(context: Context, system: System,
              if item.kind == "discrete" and item.name in context.slots]
     if not slots:
         return []
-    tests = [f"{syntax.slot(slot)} != {syntax.slot(slot, pre=True)}" for slot in slots]
+    tests = [f"string_compare({slot.text}, {slot.pre_text}) != 0" if slot.pre_c_name else
+             f"{syntax.slot(slot)} != {syntax.slot(slot, pre=True)}" for slot in slots]
     lines = [f"{syntax.update('discrete_states_need_update')} ="]
     for k, test in enumerate(tests):
         lines.append(f"{INDENT}{test}{';' if k == len(tests) - 1 else ' ||'}")
+    return lines
+
+
+def string_pre_lines(context: Context, system: System) -> list[str]:
+    """pre() of the discrete Strings, copied as an event iteration starts (the runtime copies
+    the numbers: interface.string_pre_name)."""
+    slots = [context.slots[item.name] for item in system.variables
+             if item.kind == "discrete" and item.name in context.slots]
+    lines = [f"CHECK(string_assign(m, &{slot.pre_text}, {slot.text}));"
+             for slot in slots if slot.pre_c_name]
+    if lines:
+        context.functions.support = True
     return lines
 
 

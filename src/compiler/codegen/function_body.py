@@ -307,6 +307,8 @@ class BodyWriter:
             return "String"
         if name == "smooth":
             return self.type_of(node.args[1])
+        if name == "cat":
+            return _promote(*(self.type_of(arg) for arg in node.args[1:]))
         if name in ("sum", "product", "min", "max", "abs", "sign", "div", "mod", "rem", "noEvent",
                     "fill"):
             return _promote(*(self.type_of(arg) for arg in node.args[:1 if name == "fill" else None]))
@@ -345,6 +347,9 @@ class BodyWriter:
                 return ("3",)
             if node.name == "smooth":
                 return self.shape(node.args[1])
+            if node.name == "cat":
+                parts = [self.shape(arg) for arg in self._first_dimension_parts(node)]
+                return (" + ".join(f"({part[0]})" for part in parts),) + parts[0][1:]
             if node.name == "fill":
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args[1:])
             if node.name in MATH and node.args:
@@ -563,9 +568,19 @@ class BodyWriter:
                 return f"{self._array_result(node)}[{index}]"
             if node.name == "cross":
                 return self._cross(node, index)
+            if node.name == "cat":   # along the first dimension: the parts one after another
+                return f"{self._stacked(self._first_dimension_parts(node))}[{index}]"
             if node.name == "smooth":   # smooth(p, e): e, with p derivatives (MLS 3.7.4.3)
                 return self.element(node.args[1], index)
         raise self.error(f"the array expression {kind.__name__}")
+
+    def _first_dimension_parts(self, node) -> tuple:
+        """The arrays ``cat(1, a, b, ...)`` joins (other dimensions are not supported)."""
+        dimension, parts = node.args[0], node.args[1:]
+        if type(dimension) is not flat.Const or dimension.value != 1 or not parts or \
+                not all(self.shape(part) for part in parts):
+            raise self.error("cat() of anything but arrays along their first dimension")
+        return parts
 
     def _cross(self, node, index: str) -> str:
         """Element ``index`` of cross(a, b) of 3-vectors: a[i+1] b[i+2] - a[i+2] b[i+1]."""

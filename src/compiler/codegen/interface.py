@@ -26,6 +26,12 @@ from compiler.system import (
 TERMINATE_FLAG = "$terminate"   # hidden Boolean: a terminate() ran outside a when-clause's end
 
 
+def string_pre_name(name: str) -> str:
+    """The hidden String slot holding pre() of the discrete String ``name``: the runtime keeps
+    pre values of numbers only, the model copies its Strings as an event iteration starts."""
+    return f"$pre({name})"
+
+
 def sample_fired(index: int) -> str:
     """The hidden Float64 holding the number of the tick sample ``index`` fired last."""
     return f"$fired[{index + 1}]"
@@ -38,6 +44,7 @@ class Slot:
     accessor: str
     c_name: str
     fmi_type: str
+    pre_c_name: str = ""   # a String's pre value: a hidden String slot (string_pre_name)
 
     @property
     def text(self) -> str:
@@ -45,6 +52,8 @@ class Slot:
 
     @property
     def pre_text(self) -> str:
+        if self.pre_c_name:
+            return f"{self.accessor}({self.pre_c_name})"
         return f"PRE_{self.accessor}({self.c_name})"
 
     def assignment(self, value: str, comment: str = "") -> str:
@@ -96,7 +105,8 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
     variables = tuple(_with_c_name(v, identifiers) for v in variables)
     hidden_slots = tuple(HiddenSlot(identifiers[name], type_, start)
                          for name, type_, start in hidden)
-    slots = {name: Slot(C_ACCESSORS[builder.types[name]], identifiers[name], builder.types[name])
+    slots = {name: Slot(C_ACCESSORS[builder.types[name]], identifiers[name], builder.types[name],
+                        identifiers.get(string_pre_name(name), ""))
              for name in names}
     slots.update((name, Slot(OBJECT_ACCESSOR, str(k), "Object"))
                  for k, name in enumerate(builder.objects))
@@ -315,6 +325,10 @@ class _Builder:
                 type_ = fmi_type(item.type)
                 self.types[item.name] = type_
                 result.append((item.name, type_, self._value(item.start)))
+        for item in self.system.variables:
+            if item.type == "String" and item.kind == "discrete":
+                self.types[string_pre_name(item.name)] = "String"
+                result.append((string_pre_name(item.name), "String", self._value(item.start)))
         for item in self.system.samples:
             self.types[sample_fired(item.index)] = "Float64"
             result.append((sample_fired(item.index), "Float64", -1.0))

@@ -1,6 +1,6 @@
 """Modelica String expressions (assert and terminate messages) -> printf formats for model_log.
 
-Input: an IR String expression (literals, ``String(x)``, String variables, ``+``) and a
+Input: an IR String expression (literals, ``String(x)``, String variables and calls, ``+``) and a
 ``CWriter`` for the values it formats. Output: the format text and its argument texts.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _append(node, writer, parts: list, arguments: list) -> None:
             _append(item, writer, parts, arguments)
     elif type(node) is Op and node.op == "String":
         _value(node.args[0], writer, parts, arguments, _options(node))
-    elif type(node) is Var and node.type == STRING:
+    elif node.type == STRING:   # a variable, a call of a function returning a String
         parts.append("%s")
         arguments.append(writer.text(node))
     elif node.type in (REAL, INTEGER, BOOLEAN):

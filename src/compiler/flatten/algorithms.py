@@ -152,13 +152,52 @@ def _unrolled(indices, body, state: _State) -> list:
     """The statements of each iteration."""
     index = indices[0]
     result = []
-    for value in iterator_values(index, state.env):
+    varying = _varying_range(index, state.env)
+    for value in varying or iterator_values(index, state.env, body):
         inner = state.but(env=state.env.with_iterator(index.name, value))
         if len(indices) > 1:
             result.extend(_unrolled(indices[1:], body, inner))
         else:
             result.append(_block(body, inner))
+    if varying:
+        _check_range_kept(index, varying, result)
     return result
+
+
+def _varying_range(index: ast.ForIndex, env):
+    """The elements of a range that is a vector of a fixed size whose elements vary
+    (``for i in y loop`` with ``y`` an Integer variable): a for-statement, unlike a
+    for-equation, may have one (MLS 11.2.2); None for any other range."""
+    from compiler.flatten.exprtypes import is_parameter_expression
+    if index.range is None:
+        return None
+    if type(index.range) is ast.Range:
+        bounds = (index.range.start, index.range.step, index.range.stop)
+        if not all(is_parameter_expression(translate(bound, env), env.ctx)
+                   for bound in bounds if bound is not None):
+            raise FlattenError(f"the range of for-index '{index.name}' has bounds that vary, so "
+                               "its size varies: such a for-statement is not supported (its "
+                               "bounds must be parameter expressions here)", index.range.span)
+        return None
+    value = translate(index.range, env)
+    if type(value) is not tuple or any(type(item) is tuple for item in value) or \
+            all(is_parameter_expression(item, env.ctx) for item in value):
+        return None
+    return value
+
+
+def _check_range_kept(index: ast.ForIndex, elements: tuple, iterations: list) -> None:
+    """The range is evaluated once, before the loop (MLS 11.2.2): an unrolled loop reads its
+    elements at each iteration, so it must not assign the variables they read."""
+    from compiler.flatten.walk import nodes
+    read = {item.name for item in nodes(elements) if type(item) is flat.Var}
+    for item in nodes(iterations):
+        if type(item) is flat.Assign and any(
+                type(target) is flat.Var and target.name in read
+                for target in nodes(item.target)):
+            raise FlattenError(f"the range of for-index '{index.name}' varies and the loop "
+                               "assigns a variable it reads; such a loop is not supported",
+                               index.range.span)
 
 
 def _breaks(body) -> bool:

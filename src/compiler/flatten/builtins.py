@@ -305,6 +305,15 @@ def _cross(x, y):
     return (term(1, 2), term(2, 0), term(0, 1))
 
 
+def _symmetric(matrix):
+    """symmetric(A): the elements above the diagonal of A mirrored below it (MLS 10.3.6)."""
+    dims = values.shape(matrix)
+    if len(dims) != 2 or dims[0] != dims[1]:
+        raise ShapeError(f"symmetric() needs a square matrix, not one of sizes {dims}")
+    return tuple(tuple(matrix[min(i, j)][max(i, j)] for j in range(dims[0]))
+                 for i in range(dims[0]))
+
+
 def _skew(x):
     if values.shape(x) != (3,):
         raise ShapeError("skew() needs a vector of size 3")
@@ -460,8 +469,9 @@ def _unsupported(message: str):
 
 
 _ARRAY_VALUES = {"transpose": _transpose, "outerProduct": _outer_product, "cross": _cross,
-                 "skew": _skew, "diagonal": _diagonal, "sum": _sum, "product": _product,
-                 "scalar": _scalar_of, "vector": _vector, "matrix": _matrix, "cat": _cat_values}
+                 "skew": _skew, "symmetric": _symmetric, "diagonal": _diagonal, "sum": _sum,
+                 "product": _product, "scalar": _scalar_of, "vector": _vector, "matrix": _matrix,
+                 "cat": _cat_values}
 
 BUILTINS = {name: _kept(name, names) for name, names in KEPT.items()}
 BUILTINS.update({
@@ -474,6 +484,7 @@ BUILTINS.update({
     "outerProduct": _array_function("outerProduct", ("x", "y"), _outer_product),
     "cross": _array_function("cross", ("x", "y"), _cross),
     "skew": _array_function("skew", ("x",), _skew),
+    "symmetric": _array_function("symmetric", ("A",), _symmetric),
     "diagonal": _array_function("diagonal", ("v",), _diagonal),
     "sum": _array_function("sum", ("A",), _sum),
     "product": _array_function("product", ("A",), _product),

@@ -213,6 +213,11 @@ class ModelCalls:
             outputs = inline_outputs(self.ctx, header.name, arguments, scalarized=True)
             if outputs is not None and header.output_ports and whole != "all":
                 return port_value(self.ctx, header.output_ports[0], outputs, split_arrays=True)
+        if whole not in ("statement", "all") and any(
+                dim is None for var in header.outputs for dim in var.dims):
+            known = self._evaluated(header, arguments, span)
+            if known is not None:
+                return known
         if whole != "statement" and header.outputs:
             shapes = [_output_dims(var, arguments, header, span, self.ctx)
                       for var in header.outputs]
@@ -252,6 +257,22 @@ class ModelCalls:
         by_name = {var.name: values.constant(value)
                    for var, value in zip(header.outputs, outputs)}
         return port_value(self.ctx, first, by_name, split_arrays=True)
+
+    def _evaluated(self, header, arguments: dict, span):
+        """The first output of a call whose output sizes its inputs do not give (``xpos[:]``
+        grown by cat in the function), computed now from parameter arguments; None when
+        they are not known while translating."""
+        from compiler.flatten.evaluate import call_function, evaluate
+        from compiler.flatten.function_body import port_value
+        try:
+            args = [evaluate(_argument_expr(arguments[var.name], span), self.ctx,
+                             structural=True) for var in header.inputs]
+            outputs = call_function(header.name, args, self.ctx)
+        except NotEvaluable:
+            return None
+        by_name = {var.name: values.constant(value)
+                   for var, value in zip(header.outputs, outputs)}
+        return port_value(self.ctx, header.output_ports[0], by_name, split_arrays=True)
 
     def _through_auxiliaries(self, result, header, first, span, shapes):
         """``y = a*f(x)`` as ``($call1.v[1], ...) = f(x); y = a*{$call1.v[1], ...}``."""

@@ -102,7 +102,7 @@ class Connections:
     def _for(self, indices, body, env) -> None:
         from compiler.flatten.translate import iterator_values
         index = indices[0]
-        for value in iterator_values(index, env):
+        for value in iterator_values(index, env, body):
             inner = env.with_iterator(index.name, value)
             if len(indices) > 1:
                 self._for(indices[1:], body, inner)

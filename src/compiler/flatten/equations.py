@@ -79,7 +79,7 @@ def _equation(eq, env, where: Where, collector: Collector) -> list:
 def _for(indices, body, env, where, collector) -> list:
     result = []
     index = indices[0]
-    for value in iterator_values(index, env):
+    for value in iterator_values(index, env, body):
         inner = env.with_iterator(index.name, value)
         if len(indices) > 1:
             result.extend(_for(indices[1:], body, inner, where, collector))

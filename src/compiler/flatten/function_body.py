@@ -204,6 +204,7 @@ class FunctionScope:
         """``{e for i in r}``: over a literal range, the array of its elements; over a range
         the function's variables give, a temporary array filled by a loop first."""
         from compiler.flatten.calls import substitute
+        node = self._deduced(node)
         if len(node.indices) != 1 or node.indices[0].range is None:
             raise FlattenError("array comprehensions in functions need one iterator with a "
                                "range", node.span)
@@ -222,6 +223,7 @@ class FunctionScope:
     def _loop(self, node: ast.Comprehension, what: str):
         """``(index name, start, range, element expression, statements each element needs
         first)`` of a comprehension of one iterator over ``a:b``."""
+        node = self._deduced(node)
         index = node.indices[0] if len(node.indices) == 1 else None
         if index is None or index.range is None or type(index.range) is not ast.Range or \
                 index.range.step is not None:
@@ -240,6 +242,22 @@ class FunctionScope:
         hoisted = tuple(self.hoisted[before:])  # computed for each element, inside the loop
         del self.hoisted[before:]
         return index.name, start, range_, body, hoisted
+
+    def _deduced(self, node: ast.Comprehension) -> ast.Comprehension:
+        """The comprehension with the ranges of its indices without 'in ...' deduced from
+        the subscripts in its expression; the asserts that check them come first."""
+        if all(index.range is not None for index in node.indices):
+            return node
+        from compiler.flatten.implicit_ranges import function_range
+        indices = []
+        for index in node.indices:
+            if index.range is None:
+                range_node, checks = function_range(index, node.expr)
+                for check in checks:
+                    self.hoisted.extend(self.statement(check))
+                index = replace(index, range=range_node)
+            indices.append(index)
+        return replace(node, indices=tuple(indices))
 
     def _hoisted_comprehension(self, node: ast.Comprehension):
         """A temporary array filled by a loop; for records, one temporary per leaf (a record
@@ -613,7 +631,7 @@ class FunctionScope:
                              for condition, body in node.branches)
             return [flat.IfStatement(branches, statement_block(self, node.else_), node.span)]
         if kind is ast.ForStmt:
-            return [self._for(node.indices, node.body, node.span)]
+            return self._for(node.indices, node.body, node.span)
         if kind is ast.WhileStmt:
             self.loop_condition = True
             try:
@@ -633,19 +651,23 @@ class FunctionScope:
             raise FlattenError("a record cannot be used here", getattr(node, "span", None))
         return value
 
-    def _for(self, indices, body, span) -> flat.ForStatement:
+    def _for(self, indices, body, span) -> list:
         index = indices[0]
+        checks = ()
         if index.range is None:
-            raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
-                               index.span)
-        range_ = self.expr(index.range)
+            from compiler.flatten.implicit_ranges import function_range
+            range_node, checks = function_range(index, body)
+            range_ = self.expr(range_node)
+        else:
+            range_ = self.expr(index.range)
         self.iterators.append(index.name)
         try:
-            inner = ((self._for(indices[1:], body, span),) if len(indices) > 1
+            inner = (tuple(self._for(indices[1:], body, span)) if len(indices) > 1
                      else statement_block(self, body))
         finally:
             self.iterators.pop()
-        return flat.ForStatement(index.name, range_, inner, span)
+        return [item for check in checks for item in self.statement(check)] + \
+            [flat.ForStatement(index.name, range_, inner, span)]
 
     def _assign(self, node: ast.Assign) -> list:
         target = self._target(node.target)

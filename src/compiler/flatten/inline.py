@@ -299,7 +299,7 @@ class _Executor:
 
 
 _ARRAY_BUILTINS = frozenset({"zeros", "ones", "fill", "identity", "transpose", "outerProduct",
-                             "cross", "skew", "diagonal", "vector", "matrix", "cat",
+                             "cross", "skew", "symmetric", "diagonal", "vector", "matrix", "cat",
                              "linspace"})
 _ELEMENTWISE_FUNCTIONS = frozenset({
     "abs", "sign", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",

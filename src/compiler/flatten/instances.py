@@ -529,6 +529,8 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
     if not decl.dims and not info.dims:
         return (), ()  # (a scalar, most components)
     dims, index_types = [], []
+    if any(isinstance(dim, ast.Colon) for dim in decl.dims):
+        mod = _sizing_mod(mod)
     for position, (dim, dim_env) in enumerate(_dim_expressions(decl, env, info)):
         if isinstance(dim, ast.Colon):
             if mod is None or mod.binding is None:
@@ -552,6 +554,22 @@ def _dims(decl: ast.Component, env: Env, info: ClassInfo, mod) -> tuple:
             raise FlattenError(f"the binding of '{decl.name}' has sizes {list(value_shape)}, "
                                f"which do not fit its declared sizes (MLS 10.1)", mod.span)
     return tuple(dims), tuple(index_types)
+
+
+_ARRAY_ATTRIBUTES = ("start", "fixed", "nominal", "min", "max", "quantity", "unit",
+                     "displayUnit", "stateSelect")
+
+
+def _sizing_mod(mod):
+    """The modification whose binding gives the sizes of ':' dimensions: the binding, else
+    an array attribute that is not 'each' (``x[:](start = f(a))``, MLS 10.1)."""
+    if mod is None or mod.binding is not None:
+        return mod
+    for name in _ARRAY_ATTRIBUTES:
+        attribute = mod.args.get(name)
+        if attribute is not None and attribute.binding is not None and not attribute.each:
+            return attribute
+    return mod
 
 
 def _binding_shape(mod, rank: int) -> tuple:
@@ -587,6 +605,8 @@ def _dimension_and_index(dim, env) -> tuple:
     value = evaluation.evaluate_structural(dim, env, "an array dimension")
     if type(value) is tuple and value and all(type(item) is flat.EnumConst for item in value):
         return len(value), value[0].type
+    if value == (False, True) and all(isinstance(item, bool) for item in value):
+        return 2, "Boolean"  # a type derived from Boolean (``type B = Boolean``)
     if isinstance(value, bool) or not isinstance(value, int):
         return evaluation.evaluate_structural(dim, env, "an array dimension", expect=int), ""
     return value, ""

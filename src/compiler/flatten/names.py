@@ -137,6 +137,21 @@ def element_value(element):
     return RecordValue(element.info.name, fields)
 
 
+def declared_node(ref: ast.ComponentRef, position: int, env):
+    """The instance node of part ``position`` of ``ref`` (its dimensions do not depend on
+    which element of the arrays before it is chosen), or None for a name that is not a
+    component of the instance."""
+    if env.instance is None or ref.is_global or ref.parts[0].name in env.iterators:
+        return None
+    node = env.instance.member(ref.parts[0].name)
+    for part in ref.parts[1:position + 1]:
+        if node is None or node is instances.REMOVED or not node.elements or \
+                type(node.elements[0]) is instances.VarRecord:
+            return None
+        node = node.elements[0].member(part.name)
+    return None if node is instances.REMOVED else node
+
+
 class Removed(Exception):
     """Internal: the reference goes through a component disabled by its condition."""
 
@@ -383,6 +398,8 @@ def _static(entry: ClassEntry, parts, k: int, env, ref):
         register_enumeration(env.ctx, info)
         return tuple(flat.EnumConst(info.type_name, name, ordinal)
                      for ordinal, name in enumerate(info.literals, start=1))
+    if info.builtin == "Boolean" and not info.dims:
+        return flat.Const(False), flat.Const(True)  # a range ``for b in Boolean`` (MLS 11.2.2)
     raise FlattenError(f"'{_text(ref)}' is a class, not a value", ref.span)
 
 

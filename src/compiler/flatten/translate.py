@@ -81,15 +81,67 @@ def _binary(expr: ast.Binary, env):
                                  f"use '.{op}' to combine an array with a scalar")
             return values.add(left, right, op)
         if op == "*":
+            if _empty(left) or _empty(right):
+                return _empty_product(expr, left, right, env)
             return values.multiply(left, right)
         if op == "/" and not right_array:
             return values.elementwise2(lambda a, b: flat.Binary("/", a, b), left, right)
         if op in ("and", "or"):
             return values.elementwise2(lambda a, b: flat.Binary(op, a, b), left, right)
+        if op == "^" and left_array and not right_array:
+            return _matrix_power(left, expr.right, env)
         raise ShapeError(f"'{op}' is not defined for arrays of sizes {values.shape(left)} and "
                          f"{values.shape(right)}")
     except ShapeError as error:
         raise FlattenError(str(error), expr.span) from None
+
+
+def _empty(value) -> bool:
+    return type(value) is tuple and 0 in values.shape(value)
+
+
+def _empty_product(expr: ast.Binary, left, right, env):
+    """A matrix product with an empty operand, whose value keeps no sizes after its first 0:
+    the sizes come from the declarations, and a product over an empty inner dimension is
+    zero (``x[4, 0] * y[0, 4]`` is a 4x4 matrix of zeros, MLS 10.6.4)."""
+    a, b = _declared_sizes(expr.left, left, env), _declared_sizes(expr.right, right, env)
+    if not a or not b or len(a) > 2 or len(b) > 2 or a[-1] != b[0]:
+        raise ShapeError(f"'*' is not defined for arrays of sizes {a} and {b}")
+
+    def zeros(sizes):
+        return tuple(zeros(sizes[1:]) for _ in range(sizes[0])) if sizes else flat.Const(0)
+    return zeros(a[:-1] + b[1:])
+
+
+def _declared_sizes(expr, value, env) -> tuple:
+    """The sizes of an operand: those of its value, or of its declaration for an empty
+    component referred to whole."""
+    sizes = values.shape(value)
+    if 0 in sizes and type(expr) is ast.ComponentRef and len(expr.parts) == 1 and \
+            not expr.parts[0].subscripts:
+        node = names.declared_node(expr, 0, env)
+        if node is not None:
+            return tuple(node.dims)
+    return sizes
+
+
+def _matrix_power(matrix, exponent: ast.Expr, env):
+    """``A^n``: A square, n a non-negative Integer parameter expression; A^0 is the identity
+    (MLS 10.6.4)."""
+    dims = values.shape(matrix)
+    if len(dims) != 2 or dims[0] != dims[1]:
+        raise ShapeError(f"'^' of an array needs a square matrix, not one of sizes {dims}")
+    power = evaluation.evaluate_structural(exponent, env, "the exponent of a matrix power",
+                                           expect=int)
+    if power < 0:
+        raise ShapeError(f"the exponent of a matrix power must not be negative ({power})")
+    if power == 0:
+        return tuple(tuple(flat.Const(1 if i == j else 0) for j in range(dims[0]))
+                     for i in range(dims[0]))
+    result = matrix
+    for _ in range(power - 1):
+        result = values.multiply(result, matrix)
+    return result
 
 
 def _has_record(value) -> bool:
@@ -176,6 +228,8 @@ def range_values(start, step, stop, span=None, ctx=None) -> tuple:
     """The elements of ``start:step:stop`` (Integer, Real or enumeration bounds)."""
     if type(start) is flat.EnumConst:
         return _enum_range(start, stop, span, ctx)
+    if isinstance(start, bool) or isinstance(stop, bool):
+        return _boolean_range(start, step, stop, span)
     for bound in (start, step, stop):
         if isinstance(bound, (bool, str)) or not isinstance(bound, (int, float)):
             raise FlattenError("range bounds must be numbers", span)
@@ -193,6 +247,14 @@ def _enum_range(start, stop, span, ctx):
     return tuple(flat.EnumConst(start.type, name, ordinal)
                  for ordinal, name in enumerate(enumeration_literals(ctx, start.type), start=1)
                  if start.ordinal <= ordinal <= stop.ordinal)
+
+
+def _boolean_range(start, step, stop, span):
+    """``false:true`` and the like: the Booleans from start to stop, false before true."""
+    if not (isinstance(start, bool) and isinstance(stop, bool)) or step != 1 or \
+            isinstance(step, bool):
+        raise FlattenError("a Boolean range needs two Boolean bounds and no step", span)
+    return tuple(value for value in (False, True) if start <= value <= stop)
 
 
 def enumeration_literals(ctx, type_name):
@@ -215,15 +277,20 @@ def comprehension(expr: ast.Comprehension, env):
             return translate(expr.expr, envs_indices)
         index = expr.indices[position]
         return tuple(build(envs_indices.with_iterator(index.name, value), position - 1)
-                     for value in iterator_values(index, envs_indices))
+                     for value in iterator_values(index, envs_indices, expr.expr))
     return build(env, len(expr.indices) - 1)
 
 
-def iterator_values(index: ast.ForIndex, env) -> tuple:
-    """The values a for-index takes; its range must be a parameter expression."""
+def iterator_values(index: ast.ForIndex, env, body=None) -> tuple:
+    """The values a for-index takes; its range must be a parameter expression. Without
+    one, it is deduced from the subscripts the index is in within ``body`` (the loop's
+    equations, statements or expression)."""
     if index.range is None:
-        raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
-                           index.span)
+        if body is None:
+            raise FlattenError(f"for-index '{index.name}' needs an explicit range ('in ...')",
+                               index.span)
+        from compiler.flatten.implicit_ranges import implicit_range
+        return implicit_range(index, body, env)
     value = evaluation.evaluate_structural(index.range, env, "the range of a for-loop")
     if type(value) is not tuple:
         raise FlattenError("the range of a for-loop must be an array or a range", index.range.span)

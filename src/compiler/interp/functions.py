@@ -24,7 +24,7 @@ _ELEMENTWISE = {
     "identity": "_identity", "zeros": "_zeros", "ones": "_ones", "fill": "_fill",
     "linspace": "np.linspace", "size": "_size", "min": "_min", "max": "_max",
     "scalar": "_scalar", "vector": "_vector", "matrix": "_matrix", "cat": "_cat",
-    "skew": "_skew",
+    "skew": "_skew", "symmetric": "_symmetric",
 }
 _SCALAR = ("div", "mod", "rem", "integer", "Integer", "String")
 _BINARY = {"+": "+", "-": "-", ".+": "+", ".-": "-", "/": "/", "./": "/", ".*": "*",
@@ -63,6 +63,12 @@ def _skew(x):
     return np.array([[0, -x[2], x[1]], [x[2], 0, -x[0]], [-x[1], x[0], 0]])
 
 
+def _symmetric(a):
+    """symmetric(A): the upper triangle of A mirrored below the diagonal."""
+    a = np.asarray(a)
+    return np.triu(a) + np.triu(a, 1).T
+
+
 def _check(condition, message, level):
     if not condition:
         if level == "warning":
@@ -72,6 +78,7 @@ def _check(condition, message, level):
 
 HELPERS = {
     "_mul": _mul, "_min": _min, "_max": _max, "_fill": _fill, "_skew": _skew,
+    "_symmetric": _symmetric,
     "_check": _check, "_second": lambda order, value: value,
     "_identity": lambda n: np.eye(int(n)), "_zeros": lambda *d: np.zeros(tuple(map(int, d))),
     "_ones": lambda *d: np.ones(tuple(map(int, d))),
@@ -158,8 +165,12 @@ class _Translator:
             dtype = {"Integer": "int", "Boolean": "bool"}.get(item.type, "float")
             shape = ", ".join(f"int({self.expr(dim)})" for dim in item.dims)
             return f"np.zeros(({shape},), dtype={dtype})"
-        return {"Integer": "0", "Boolean": "False", "String": "''"}.get(item.type, "0.0") \
-            if not item.dims else "None"
+        if item.dims:   # a flexible size (':') starts empty and grows by assignment
+            dtype = {"Integer": "int", "Boolean": "bool"}.get(item.type, "float")
+            shape = ", ".join("0" if dim is None else f"int({self.expr(dim)})"
+                              for dim in item.dims)
+            return f"np.zeros(({shape},), dtype={dtype})"
+        return {"Integer": "0", "Boolean": "False", "String": "''"}.get(item.type, "0.0")
 
     def statements(self, items) -> list[str]:
         lines = [line for item in items for line in self.statement(item)]
