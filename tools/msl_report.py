@@ -261,6 +261,14 @@ def main(argv=None) -> int:
     parser.add_argument("--errors", type=int, default=30, help="error kinds listed")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    args.msl = args.msl.resolve()
+    args.references = args.references.resolve() if args.references else None
+    args.json = args.json.resolve() if args.json else None
+    # examples write files relative to the working directory (Utilities.Examples writes
+    # Test_RealMatrix_v4.mat, ReadRealMatrixFromFile reads it back): all run in one scratch
+    # folder, as in a simulation tool's working directory, never in the caller's
+    scratch = tempfile.TemporaryDirectory(prefix="msl-report-")
+    os.chdir(scratch.name)
     names, unreadable = discover(args.msl)
     for error in unreadable:
         print(f"not searched: {error}")
