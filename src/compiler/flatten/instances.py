@@ -15,7 +15,8 @@ from compiler.flatten import translate as translation
 from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.modifiers import (Mod, field, from_arguments, from_ast, indexed, merge,
+                                       merge_all)
 from compiler.flatten.rules import connections as connection_rules
 from compiler.flatten.rules import inner_outer
 from compiler.flatten.rules import prefixes as prefix_rules
@@ -200,7 +201,7 @@ class Instance:
                 raise FlattenError(f"class '{name}' is not replaceable", sub.span)
             entry = ClassEntry(name, env.scope, element)
             self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
-            return entry
+            return _renamed_class(entry, env) or entry
         return self.info.classes.get(name)
 
     def outer_mod(self, name: str):
@@ -212,6 +213,20 @@ class Instance:
         return self.mod.args.get(name)
 
 
+def _renamed_class(entry: ClassEntry, env):
+    """The class a redeclaration ``package Medium = Medium`` (a bare short class) names, as
+    the instance the redeclaration is written in sees it: its own classes are redeclared
+    too (``D d(redeclare package Medium = M1)`` reaches a ``Medium`` inside D). None for any
+    other redeclaration."""
+    body = entry.definition.body
+    if env.instance is None or not isinstance(body, ast.ShortClass) or body.dims or \
+            body.modification is not None or body.base.is_global:
+        return None
+    if body.base.parts[0] not in env.instance.info.classes:
+        return None
+    return names.resolve_type(env.instance, body.base, env.scope)
+
+
 def _member_mod(inst: Instance, member):
     """The merged modification of a member: this instance's over the extends layers over the
     declaration's own. A redeclaration among them replaces the declaration's modification
@@ -220,9 +235,11 @@ def _member_mod(inst: Instance, member):
     name = member.decl.name
     layers = [inst.outer_mod(name)]
     for args, scope in member.layers:
-        layers.append(from_arguments(args, Env(inst.ctx, inst, scope)).get(name))
-    original = from_ast(member.decl.modification, Env(inst.ctx, inst, member.scope),
-                        final=member.decl.final)
+        layers.append(from_arguments(args, _layer_env(inst, scope)).get(name))
+    declared_env = Env(inst.ctx, inst, member.scope)
+    original = from_ast(member.decl.modification, declared_env, final=member.decl.final)
+    # the modifiers of a constraining clause apply to the declaration too (MLS 7.3.2)
+    original = merge(original, _constraint_mod(member.decl, declared_env), name)
     position = next((k for k, layer in enumerate(layers)
                      if layer is not None and layer.redeclare is not None), None)
     if position is None:
@@ -233,13 +250,39 @@ def _member_mod(inst: Instance, member):
     _check_component_redeclaration(inst, member, layers, position)
     redeclare = layers[position].redeclare
     own = from_ast(element.modification, env)
-    constraint = member.decl.constraint
-    if constraint is not None:
-        original = from_ast(constraint.modification, Env(inst.ctx, inst, member.scope))
+    # the replaced declaration's own modifiers go; those of the constraining clause in force
+    # stay: the redeclaration's own, else that of the element it replaces (MLS 7.3.2)
+    replaced = [layer.redeclare for layer in layers[position:] if layer is not None and
+                layer.redeclare is not None and isinstance(layer.redeclare[0], ast.Component)]
+    constrained = next(((decl, decl_env) for decl, decl_env in
+                        replaced + [(member.decl, declared_env)]
+                        if decl.constraint is not None), None)
+    if constrained is not None:
+        original = _constraint_mod(*constrained)
     ordered = [_without_redeclare(layer) for layer in layers[:position + 1]] + [own] + \
         [_without_redeclare(layer) for layer in layers[position + 1:]] + [original]
     merged = merge_all([layer for layer in ordered if layer is not None], name)
     return (merged or Mod()).copy(redeclare=redeclare, span=layers[position].span)
+
+
+def _constraint_mod(decl: ast.Component, env) -> Mod | None:
+    """The modification of the constraining clause of ``decl`` (None without one)."""
+    if decl.constraint is None:
+        return None
+    return from_ast(decl.constraint.modification, env)
+
+
+def _layer_env(inst: Instance, scope) -> Env:
+    """Where a modifier of an extends or short class definition written in ``scope`` is
+    read: the instance whose class is ``scope`` or extends it. A short class's modifier is
+    written in the class enclosing the short class, an instance further out (MLS 4.5.1: the
+    short class adds no scope of its own)."""
+    holder = inst
+    while holder is not None:
+        if holder.info.entry is scope or id(scope) in holder.info.bases:
+            return Env(inst.ctx, holder, scope)
+        holder = holder.parent
+    return Env(inst.ctx, inst, scope)
 
 
 def _check_component_redeclaration(inst: Instance, member, layers: list, position: int) -> None:

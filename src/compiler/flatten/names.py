@@ -13,7 +13,7 @@ from compiler.flatten import translate as translation
 from compiler.flatten.classes import BUILTIN_CLASSES, Member
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
-from compiler.flatten.modifiers import from_ast
+from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
 from compiler.flatten.rules import visibility
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
@@ -422,14 +422,19 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
 
 def package_constant(member: Member, ctx, span):
     """The value of a constant declared in a class, evaluated where possible."""
-    key = (id(member.scope), member.decl.name)
+    # (the extends modifications that reach it make it another constant: ``M1``'s ``y``
+    # given by ``extends PartialMedium(y = 100)`` is not ``PartialMedium.y``)
+    key = (id(member.scope), member.decl.name) if not member.layers else (id(member),)
     if key in ctx.constants:
         return ctx.constants[key]
     decl = member.decl
     if decl.variability != "constant":
         raise FlattenError(f"'{decl.name}' is not a constant, so it cannot be used from outside "
                            f"an instance of {member.scope.full_name}", span)
-    mod = from_ast(decl.modification, Env(ctx, None, member.scope))
+    layers = [from_arguments(args, Env(ctx, None, scope)).get(decl.name)
+              for args, scope in member.layers]
+    layers.append(from_ast(decl.modification, Env(ctx, None, member.scope)))
+    mod = merge_all([layer for layer in layers if layer is not None], decl.name)
     if mod is None or mod.binding is None:
         raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
     value = translation.binding_value(mod)
