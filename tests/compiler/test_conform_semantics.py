@@ -75,3 +75,10 @@ def test_an_assertion_in_an_algorithm_sees_its_when_statements_converged():
     assert np.all(values["x"][1:] == 6)
     assert np.all(values["high"][1:] == 1)
     assert np.all(values["count"][1:] == 1)
+
+
+# ---------------------------------------------------------------------------- initialization
+def test_a_fixed_state_without_a_start_value_starts_at_zero():
+    t, values = run("Initialization.FixedWithoutStart", ["r"])
+    expected = np.where(t <= 0.5, t, 0.5 - 2 * (t - 0.5))
+    assert np.allclose(values["r"], expected, rtol=0, atol=1e-6)

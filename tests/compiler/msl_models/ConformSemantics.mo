@@ -124,4 +124,16 @@ package ConformSemantics "Small models of Modelica-Compliance cases that compute
       annotation(experiment(StopTime = 1));
     end AlgorithmPriority;
   end Events;
+  package Initialization "What determines the initial values"
+    model FixedWithoutStart "fixed = true without a start value: the default start value 0"
+      Real r(fixed = true);
+      discrete Real i(start = 1, fixed = true);
+    equation
+      der(r) = i;
+      when time >= 0.5 then
+        i = -2;
+      end when;
+      annotation(experiment(StopTime = 1));
+    end FixedWithoutStart;
+  end Initialization;
 end ConformSemantics;
