@@ -161,8 +161,10 @@ def _translate_and_run(name: str, result: dict, timeout: float) -> None:
         identifier = plain_identifier(flat.name)
         fmu = fmu_from_flat(flat, Path(work) / f"{identifier}.fmu")
         result["stage"] = "run"
+        # (hidden variables of the flattener, ``$call1.c.re``, are no variables of the FMU)
         record = [f"{identifier}.{variable.name}" for variable in flat.variables
-                  if variable.variability not in ("parameter", "constant")]
+                  if variable.variability not in ("parameter", "constant")
+                  and not variable.name.startswith("$")]
         run = cosim.run(fmu, stop_time=stop, record=record, isolate=True,
                         timeout=max(timeout - 5, 1))
         result["stage"] = "done"

@@ -82,3 +82,9 @@ def test_a_fixed_state_without_a_start_value_starts_at_zero():
     t, values = run("Initialization.FixedWithoutStart", ["r"])
     expected = np.where(t <= 0.5, t, 0.5 - 2 * (t - 0.5))
     assert np.allclose(values["r"], expected, rtol=0, atol=1e-6)
+
+
+# -------------------------------------------------------------------------- operator records
+def test_string_of_an_operator_record_calls_its_string_operator():
+    _, values = run("OperatorRecords.StringOfRecord", ["matches", "differs"])
+    assert np.all(values["matches"] == 1) and np.all(values["differs"] == 0)

@@ -136,4 +136,22 @@ package ConformSemantics "Small models of Modelica-Compliance cases that compute
       annotation(experiment(StopTime = 1));
     end FixedWithoutStart;
   end Initialization;
+  package OperatorRecords "Operators of operator records (MLS 14)"
+    operator record Count
+      Integer n;
+      encapsulated operator function 'String'
+        import ConformSemantics.OperatorRecords.Count;
+        input Count c;
+        output String s;
+      algorithm
+        s := String(2*c.n);
+      end 'String';
+    end Count;
+    model StringOfRecord "String(record) calls the record's operator 'String'"
+      Count c = Count(3);
+      Boolean matches = String(c) == "6";
+      Boolean differs = String(c) == "3";
+      annotation(experiment(StopTime = 1));
+    end StringOfRecord;
+  end OperatorRecords;
 end ConformSemantics;
