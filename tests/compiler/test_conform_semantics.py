@@ -2,12 +2,14 @@
 self-written model (msl_models/ConformSemantics.mo), checked against closed forms."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cosim import api
+from cosim.errors import CosimError
 
 MODELS = Path(__file__).parent / "msl_models" / "ConformSemantics.mo"
 
@@ -88,3 +90,58 @@ def test_a_fixed_state_without_a_start_value_starts_at_zero():
 def test_string_of_an_operator_record_calls_its_string_operator():
     _, values = run("OperatorRecords.StringOfRecord", ["matches", "differs"])
     assert np.all(values["matches"] == 1) and np.all(values["differs"] == 0)
+
+
+# -------------------------------------------------------------------------------- lookup
+def test_a_missing_inner_is_added_at_the_top_with_a_warning(caplog):
+    with caplog.at_level(logging.WARNING, logger="cosim.compiler"):
+        t, values = run("Lookup.MissingInner", ["b1.v", "b2.v", "env.g"])
+    assert np.allclose(values["b1.v"], -9.81 * t, rtol=0, atol=1e-9)
+    assert np.allclose(values["b2.v"], -9.81 * t, rtol=0, atol=1e-9)
+    warnings = [record.getMessage() for record in caplog.records
+                if "no 'inner' declaration of 'env'" in record.getMessage()]
+    assert warnings and all(": warning: " in text for text in warnings)
+    assert warnings[0].startswith(str(MODELS))
+
+
+def test_an_outer_constant_of_a_package_is_the_inner_one_around():
+    t, values = run("Lookup.OuterConstantInPackage", ["u.y"])
+    assert np.allclose(values["u.y"], 3 * t, rtol=0, atol=1e-12)
+
+
+def test_an_outer_function_is_the_inner_one_of_each_instance_around():
+    t, values = run("Lookup.OuterFunction", ["two.a.y", "three.a.y"])
+    assert np.allclose(values["two.a.y"], 2 * t, rtol=0, atol=1e-12)
+    assert np.allclose(values["three.a.y"], 3 * t, rtol=0, atol=1e-12)
+
+
+def test_a_function_is_found_through_a_component_and_classes_of_its_class():
+    t, values = run("Lookup.FunctionThroughComponent", ["y"])
+    assert np.allclose(values["y"], t / 2, rtol=0, atol=1e-12)
+
+
+def test_the_formal_parameters_of_a_function_take_causality_from_their_types():
+    t, values = run("Lookup.CausalityFromTypes", ["y[1]", "y[2]"])
+    assert np.allclose(values["y[1]"], t, rtol=0, atol=1e-12)
+    assert np.allclose(values["y[2]"], -3 * t, rtol=0, atol=1e-12)
+
+
+def test_a_call_equation_whose_results_are_unused_still_calls_the_function():
+    t, values = run("Lookup.CallForNothing", ["x"], stop_time=0.4)
+    assert np.allclose(values["x"], t, rtol=0, atol=1e-12)
+    with pytest.raises(CosimError, match="x reached 0.5"):
+        run("Lookup.CallForNothing", ["x"])
+
+
+# ------------------------------------------------------------------------------- functions
+def test_a_derivative_function_has_a_second_derivative_by_its_annotation():
+    # x[1] = (t + 1)^3 is differentiated twice through cubeDer and cubeDer2
+    t, values = run("Functions.SecondDerivative", ["x[1]", "x[2]", "x[3]"])
+    assert np.allclose(values["x[1]"], (t + 1) ** 3, rtol=1e-9, atol=1e-9)
+    assert np.allclose(values["x[2]"], 3 * (t + 1) ** 2, rtol=1e-9, atol=1e-9)
+    assert np.allclose(values["x[3]"], 6 * (t + 1), rtol=1e-9, atol=1e-9)
+
+
+def test_an_external_object_without_the_parameter_prefix_is_made_once():
+    t, values = run("Functions.ObjectWithoutPrefix", ["y"])
+    assert np.allclose(values["y"], 4 * t, rtol=0, atol=1e-12)

@@ -59,12 +59,13 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
-        if not decl.causality and member_name not in info.protected and \
-                not scope.type_info(decl).causality:
+        # (``InArgument u`` with ``type InArgument = input Real``: the type's causality)
+        causality = decl.causality or scope.type_info(decl).causality
+        if not causality and member_name not in info.protected:
             raise FlattenError(f"public variable '{member_name}' of function {name} is neither "
                                "input nor output: the public variables of a function are its "
                                "formal parameters (MLS 12.2)", decl.span)
-        kind = decl.causality or "local"
+        kind = causality or "local"
         before = len(scope.hoisted)
         ports[kind].append(scope.declare(member))
         declared.append((kind, len(ports[kind]) - 1, tuple(scope.hoisted[before:])))

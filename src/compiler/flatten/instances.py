@@ -8,6 +8,7 @@ may refer to parameters declared after them; a member that needs itself is an er
 from __future__ import annotations
 
 import itertools
+import logging
 
 from compiler.flatten import evaluate as evaluation
 from compiler.flatten import names
@@ -40,6 +41,7 @@ _STRUCTURED_KINDS = frozenset({"model", "block", "connector", "record", "class",
                                "operator record", "expandable connector"})
 _INTERFACE_KINDS = frozenset({"connector", "record", "operator record",
                               "expandable connector"})
+LOGGER = logging.getLogger("cosim.compiler")
 REMOVED = object()  # a conditional component whose condition is false
 INNER_ROLE = object()  # key of the inner role of an ``inner outer`` component in ``members``
 
@@ -202,7 +204,22 @@ class Instance:
             entry = ClassEntry(name, env.scope, element)
             self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
             return _renamed_class(entry, env) or entry
-        return self.info.classes.get(name)
+        found = self.info.classes.get(name)
+        if found is not None and self.ctx.classes.definition(found).outer:
+            return self._inner_class(found)
+        return found
+
+    def _inner_class(self, outer: ClassEntry) -> ClassEntry:
+        """The ``inner`` class of the nearest enclosing instance for an ``outer`` class
+        definition (``outer function fc = A``, MLS 5.4)."""
+        holder = self.parent
+        while holder is not None:
+            found = holder.info.classes.get(outer.name)
+            if found is not None and holder.ctx.classes.definition(found).inner:
+                return found
+            holder = holder.parent
+        raise FlattenError(f"no 'inner' declaration of class '{outer.name}' encloses this "
+                           "'outer' one", self.ctx.classes.definition(outer).span)
 
     def outer_mod(self, name: str):
         """What this instance's own modification says about its member ``name``."""
@@ -399,6 +416,9 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
     _check_attributes(info, merge_all([layer for layer in [mod, *type_mods]
                                        if layer is not None], decl.name))
     variability, causality, flow, protected = _prefixes(inst, decl, info)
+    if info.external_object and not variability:
+        # its constructor makes it once, from parameters: a parameter (MLS 12.9.7)
+        variability = "parameter"
     if flow and not _in_connector(inst):
         raise FlattenError(f"'{decl.name}' is a flow variable outside a connector",
                            decl.span)
@@ -486,19 +506,52 @@ def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
         if member is not None and member.decl.inner:
             inner = holder.inner_member(decl.name) if member.decl.outer else \
                 holder.member(decl.name)
-            if inner is not REMOVED:
-                info = inst.ctx.classes.expand(
-                    names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
-                dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
-                             for dim, dim_env in _dim_expressions(decl, decl_env, info))
-                inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
-                # (names through the outer component see the elements of its own type only)
-                return Node(inner.name, inner.dims, inner.elements, inner.is_var, inner.decl,
-                            inner.index_types, view=info)
-            return inner
+            break
         holder = holder.parent
-    raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
-                       decl.span)
+    else:
+        inner = _added_inner(inst, decl, decl_env)
+    if inner is REMOVED:
+        return inner
+    info = inst.ctx.classes.expand(
+        names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
+    dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
+                 for dim, dim_env in _dim_expressions(decl, decl_env, info))
+    inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
+    # (names through the outer component see the elements of its own type only)
+    return Node(inner.name, inner.dims, inner.elements, inner.is_var, inner.decl,
+                inner.index_types, view=info)
+
+
+def _added_inner(inst: Instance, decl: ast.Component, decl_env):
+    """An ``outer`` component without an enclosing ``inner`` one: the inner component added
+    at the top of the model, with a warning, if its class is not partial (MLS 5.4); every
+    outer component of that name without an inner shares it."""
+    root = inst
+    while root.parent is not None:
+        root = root.parent
+    missing = f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component"
+    node = root.members.get(decl.name)
+    if node is not None and decl.name in root.added:
+        return node
+    if decl.name in root.info.members or decl.name in root.info.classes:
+        raise FlattenError(missing, decl.span)
+    info = inst.ctx.classes.expand(names.resolve_type(inst, decl.type_name, decl_env.scope),
+                                   decl.type_name.span)
+    if info.partial:
+        raise FlattenError(f"{missing}, and its class {info.name} is partial, so none can be "
+                           "added (MLS 5.4)", decl.span)
+    inner = ast.Component(decl.name, decl.type_name, decl.dims, variability=decl.variability,
+                          causality=decl.causality, inner=True, span=decl.span)
+    dims, index_types = _dims(inner, decl_env, info, None)
+    node = _structured(root, inner, info, None, dims, index_types) if info.is_structured else \
+        _variables(root, inner, decl_env, info, None, dims, index_types)
+    root.members[decl.name] = node
+    root.added.append(decl.name)
+    place = decl.span
+    where = f"{place.file}:{place.line}:{place.col}: " if place is not None else ""
+    LOGGER.warning("%swarning: %s: 'inner %s %s' is added at the top of the model (MLS 5.4)",
+                   where, missing, info.name, decl.name)
+    return node
 
 
 def _check_kind(info: ClassInfo, decl: ast.Component) -> None:

@@ -24,6 +24,9 @@ def resolve_type(inst, type_name: ast.TypeName, scope: ClassEntry) -> ClassEntry
     """The class of a component declared in ``inst`` (its redeclared classes come first)."""
     classes = inst.ctx.classes
     redeclared = inst.mod is not None and type_name.parts[0] in inst.mod.args
+    local = inst.info.classes.get(type_name.parts[0])
+    # (an ``outer`` class is the inner one of the instances around: no class of its own)
+    redeclared = redeclared or (local is not None and classes.definition(local).outer)
     key = (id(inst.info), id(type_name), id(scope))
     if not redeclared:
         found = classes.type_cache.get(key)
@@ -414,10 +417,28 @@ def enumeration_literals(ctx, type_name: str) -> tuple:
 def _constant_ref(member: Member, parts, k: int, env, ref):
     """Parts ``k:`` of a reference whose part ``k`` is a constant of a class (not an instance)."""
     part = parts[k]
+    if member.decl.outer and env.instance is not None:
+        # ``outer constant T0`` of a package: the inner one of the instances around (MLS 5.4)
+        inner = _enclosing_inner(env.instance, member.decl.name)
+        if inner is None:
+            raise FlattenError(f"no 'inner' declaration of '{member.decl.name}' encloses this "
+                               "'outer' constant", part.span)
+        return _descend(inner, parts, k, env, ref)
     value = package_constant(member, env.ctx, part.span)
     value = with_dynamic(_selections(part, shape(value), env, part.name),
                          lambda chosen: pick_nested(value, chosen), env)
     return _fields(value, parts, k + 1, ref)
+
+
+def _enclosing_inner(holder, name: str):
+    """The node of the ``inner`` component ``name`` of ``holder`` or the nearest instance
+    around it, or None."""
+    while holder is not None:
+        member = holder.info.members.get(name)
+        if member is not None and member.decl.inner:
+            return holder.inner_member(name) if member.decl.outer else holder.member(name)
+        holder = holder.parent
+    return None
 
 
 def package_constant(member: Member, ctx, span):

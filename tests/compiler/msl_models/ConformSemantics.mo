@@ -154,4 +154,166 @@ package ConformSemantics "Small models of Modelica-Compliance cases that compute
       annotation(experiment(StopTime = 1));
     end StringOfRecord;
   end OperatorRecords;
+  package Lookup "Inner and outer elements, names through components, types that give causality"
+    model Environment
+      parameter Real g = 9.81;
+    end Environment;
+    model Body
+      outer Environment env;
+      Real v(start = 0, fixed = true);
+    equation
+      der(v) = -env.g;
+    end Body;
+    model MissingInner "no inner env: one is added at the top, with a warning (MLS 5.4)"
+      Body b1;
+      Body b2;
+      annotation(experiment(StopTime = 1));
+    end MissingInner;
+    model UsesOuterConstant
+      package P
+        outer constant Integer n;
+      end P;
+      Real y = P.n*time;
+    end UsesOuterConstant;
+    model OuterConstantInPackage "an outer constant of a package is the inner one around"
+      inner constant Integer n = 3;
+      UsesOuterConstant u;
+      annotation(experiment(StopTime = 1));
+    end OuterConstantInPackage;
+    partial function Unary
+      input Real u;
+      output Real y;
+    end Unary;
+    function Twice
+      extends Unary;
+    algorithm
+      y := 2*u;
+    end Twice;
+    function Thrice
+      extends Unary;
+    algorithm
+      y := 3*u;
+    end Thrice;
+    model Applies
+      outer function f = Unary;
+      Real y = f(time);
+    end Applies;
+    model OuterFunction "an outer function is the inner one of the instance around"
+      model WithTwice
+        inner function f = Twice;
+        Applies a;
+      end WithTwice;
+      model WithThrice
+        inner function f = Thrice;
+        Applies a;
+      end WithThrice;
+      WithTwice two;
+      WithThrice three;
+      annotation(experiment(StopTime = 1));
+    end OuterFunction;
+    model Holder
+      model Inner
+        package Functions
+          function half
+            input Real x;
+            output Real y;
+          algorithm
+            y := x/2;
+          end half;
+        end Functions;
+      end Inner;
+      Inner i;
+    end Holder;
+    model FunctionThroughComponent "h.Inner.Functions.half: a class of a component's class"
+      Holder h;
+      Real y = h.Inner.Functions.half(time);
+      annotation(experiment(StopTime = 1));
+    end FunctionThroughComponent;
+    type In = input Real;
+    type Out = output Real[2];
+    function spread "formal parameters whose types say input and output"
+      In u;
+      Out y;
+    algorithm
+      y := {u, -3*u};
+    end spread;
+    model CausalityFromTypes
+      Real y[2] = spread(time);
+      annotation(experiment(StopTime = 1));
+    end CausalityFromTypes;
+    function checked
+      input Real x;
+      output Real y;
+    algorithm
+      assert(x < 0.5, "x reached 0.5");
+      y := x;
+    end checked;
+    model CallForNothing "f(x); in an equation section: its result unused, the call made"
+      Real x = time;
+    equation
+      checked(x);
+      annotation(experiment(StopTime = 1));
+    end CallForNothing;
+  end Lookup;
+  package Functions "Derivative annotations and external objects"
+    function cube
+      input Real x;
+      output Real y;
+    algorithm
+      y := x^3;
+      annotation(derivative = cubeDer, Inline = false);
+    end cube;
+    function cubeDer
+      input Real x;
+      input Real der_x;
+      output Real der_y;
+    algorithm
+      der_y := 3*x^2*der_x;
+      annotation(derivative(order = 2) = cubeDer2, Inline = false);
+    end cubeDer;
+    function cubeDer2
+      input Real x;
+      input Real der_x;
+      input Real der_2_x;
+      output Real der_2_y;
+    algorithm
+      der_2_y := 6*x*der_x*der_x + 3*x^2*der_2_x;
+      annotation(Inline = false);
+    end cubeDer2;
+    model SecondDerivative "the derivative of a derivative function: foo2(x, der_x, der_2_x) (MLS 12.7.1)"
+      Real x[3];
+    equation
+      x[1] = cube(time + 1);
+      der(x[1]) = x[2];
+      der(x[2]) = x[3];
+      annotation(experiment(StopTime = 1));
+    end SecondDerivative;
+    class Gain "an external object holding one number"
+      extends ExternalObject;
+      function constructor
+        input Real k;
+        output Gain g;
+      external "C" g = conformGainMake(k) annotation(Include = "#include <stdlib.h>
+static void *conformGainMake(double k) { double *p = malloc(sizeof(double)); if (p) *p = k; return p; }
+static void conformGainFree(void *g) { free(g); }
+static double conformGainApply(void *g, double u) { return *(double *)g * u; }");
+      end constructor;
+      function destructor
+        input Gain g;
+      external "C" conformGainFree(g);
+      end destructor;
+    end Gain;
+    function applyGain
+      input Gain g;
+      input Real u;
+      output Real y;
+    external "C" y = conformGainApply(g, u);
+    end applyGain;
+    model ObjectWithoutPrefix "an external object declared without 'parameter' is one"
+      parameter Real k = 4;
+      Gain gain = Gain(k);
+      Real y = applyGain(gain, time);
+      annotation(experiment(StopTime = 1));
+    end ObjectWithoutPrefix;
+  end Functions;
 end ConformSemantics;
