@@ -193,6 +193,9 @@ typedef struct ModelData {
      * it); the block runs its converged pass again, where the assertion counts. */
     int defer_asserts;
     bool assert_deferred;
+    /* true while fmi3DoStep's integrator evaluates the derivatives: a ModelicaError there
+     * rejects the step, which is retried smaller (external_failure, MLS 12.9.6.1) */
+    bool integrating;
 } ModelData;
 
 /* What model_event_update reports back. The runtime clears every field before the call. */

@@ -145,3 +145,9 @@ def test_a_derivative_function_has_a_second_derivative_by_its_annotation():
 def test_an_external_object_without_the_parameter_prefix_is_made_once():
     t, values = run("Functions.ObjectWithoutPrefix", ["y"])
     assert np.allclose(values["y"], 4 * t, rtol=0, atol=1e-12)
+
+
+def test_a_modelica_error_in_the_derivatives_rejects_the_step_for_a_smaller_one():
+    t, values = run("Functions.RetriedStep", ["x"])
+    assert t[-1] == pytest.approx(1.0)
+    assert np.allclose(values["x"], 2 * t, rtol=1e-9, atol=1e-9)

@@ -315,5 +315,24 @@ static double conformGainApply(void *g, double u) { return *(double *)g * u; }")
       Real y = applyGain(gain, time);
       annotation(experiment(StopTime = 1));
     end ObjectWithoutPrefix;
+    function refuseOnce "a ModelicaError the first time u exceeds 0.3, else 2"
+      input Real u;
+      output Real y;
+    external "C" y = conformRefuseOnce(u) annotation(Include = "#include \"ModelicaUtilities.h\"
+static double conformRefuseOnce(double u) {
+    static int refused = 0;
+    if (!refused && u > 0.3) {
+        refused = 1;
+        ModelicaFormatError(\"refused once at u = %g\", u);
+    }
+    return 2.0;
+}");
+    end refuseOnce;
+    model RetriedStep "a ModelicaError in the derivatives rejects the step, which is retried (MLS 12.9.6.1)"
+      Real x(start = 0, fixed = true);
+    equation
+      der(x) = refuseOnce(time);
+      annotation(experiment(StopTime = 1));
+    end RetriedStep;
   end Functions;
 end ConformSemantics;
