@@ -151,3 +151,8 @@ def test_a_modelica_error_in_the_derivatives_rejects_the_step_for_a_smaller_one(
     t, values = run("Functions.RetriedStep", ["x"])
     assert t[-1] == pytest.approx(1.0)
     assert np.allclose(values["x"], 2 * t, rtol=1e-9, atol=1e-9)
+
+
+def test_a_partial_derivative_function_differentiates_the_function_body():
+    t, values = run("Functions.PartialDerivative", ["y"])
+    assert np.allclose(values["y"], 4 * t + np.cos(t) / 4, rtol=1e-12, atol=1e-12)

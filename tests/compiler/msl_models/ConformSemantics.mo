@@ -334,5 +334,20 @@ static double conformRefuseOnce(double u) {
       der(x) = refuseOnce(time);
       annotation(experiment(StopTime = 1));
     end RetriedStep;
+    function energy
+      input Real m;
+      input Real v;
+      output Real e;
+    protected
+      Real half;
+    algorithm
+      half := m/2;
+      e := half*v^2 + sin(v)/m;
+    end energy;
+    function energy_v = der(energy, v) "de/dv";
+    model PartialDerivative "function energy_v = der(energy, v): m v + cos(v)/m (MLS 12.7.2)"
+      Real y = energy_v(4, time);
+      annotation(experiment(StopTime = 1));
+    end PartialDerivative;
   end Functions;
 end ConformSemantics;
