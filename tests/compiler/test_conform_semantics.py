@@ -156,3 +156,9 @@ def test_a_modelica_error_in_the_derivatives_rejects_the_step_for_a_smaller_one(
 def test_a_partial_derivative_function_differentiates_the_function_body():
     t, values = run("Functions.PartialDerivative", ["y"])
     assert np.allclose(values["y"], 4 * t + np.cos(t) / 4, rtol=1e-12, atol=1e-12)
+
+
+def test_a_function_destroys_the_external_object_it_constructed_as_it_returns():
+    t, values = run("Functions.ObjectInFunction", ["y", "n"])
+    assert np.allclose(values["y"], 3 * t, rtol=0, atol=1e-12)
+    assert np.all(values["n"] == 0)

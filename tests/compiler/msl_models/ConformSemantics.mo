@@ -294,9 +294,15 @@ package ConformSemantics "Small models of Modelica-Compliance cases that compute
         input Real k;
         output Gain g;
       external "C" g = conformGainMake(k) annotation(Include = "#include <stdlib.h>
-static void *conformGainMake(double k) { double *p = malloc(sizeof(double)); if (p) *p = k; return p; }
-static void conformGainFree(void *g) { free(g); }
-static double conformGainApply(void *g, double u) { return *(double *)g * u; }");
+static int conformGainsLive = 0;
+static inline void *conformGainMake(double k) {
+    double *p = malloc(sizeof(double));
+    if (p) { *p = k; conformGainsLive++; }
+    return p;
+}
+static inline void conformGainFree(void *g) { if (g) conformGainsLive--; free(g); }
+static inline double conformGainApply(void *g, double u) { return *(double *)g * u; }
+static inline int conformGainLive(void) { return conformGainsLive; }");
       end constructor;
       function destructor
         input Gain g;
@@ -309,6 +315,35 @@ static double conformGainApply(void *g, double u) { return *(double *)g * u; }")
       output Real y;
     external "C" y = conformGainApply(g, u);
     end applyGain;
+    function liveGains "how many Gain objects exist"
+      output Integer n;
+    external "C" n = conformGainLive();
+    end liveGains;
+    function scaled "k u through a Gain object of its own"
+      input Real k;
+      input Real u;
+      output Real y;
+    protected
+      Gain g = Gain(k);
+    algorithm
+      y := applyGain(g, u);
+    end scaled;
+    function probe "scaled(k, u), and how many Gain objects exist after it returned"
+      input Real k;
+      input Real u;
+      output Real y;
+      output Integer n;
+    algorithm
+      y := scaled(k, u);
+      n := liveGains();
+    end probe;
+    model ObjectInFunction "a function constructs an external object of its own and destroys it as it returns"
+      Real y;
+      Integer n;
+    equation
+      (y, n) = probe(3, time);
+      annotation(experiment(StopTime = 1));
+    end ObjectInFunction;
     model ObjectWithoutPrefix "an external object declared without 'parameter' is one"
       parameter Real k = 4;
       Gain gain = Gain(k);
