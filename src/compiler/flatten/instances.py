@@ -500,15 +500,8 @@ def _redeclared(inst: Instance, member, mod):
 
 def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
     """An ``outer`` component is the ``inner`` one of the nearest enclosing instance."""
-    holder = inst.parent
-    while holder is not None:
-        member = holder.info.members.get(decl.name)
-        if member is not None and member.decl.inner:
-            inner = holder.inner_member(decl.name) if member.decl.outer else \
-                holder.member(decl.name)
-            break
-        holder = holder.parent
-    else:
+    inner = names.enclosing_inner(inst.parent, decl.name)
+    if inner is None:
         inner = _added_inner(inst, decl, decl_env)
     if inner is REMOVED:
         return inner

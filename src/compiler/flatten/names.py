@@ -419,7 +419,7 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
     part = parts[k]
     if member.decl.outer and env.instance is not None:
         # ``outer constant T0`` of a package: the inner one of the instances around (MLS 5.4)
-        inner = _enclosing_inner(env.instance, member.decl.name)
+        inner = enclosing_inner(env.instance, member.decl.name)
         if inner is None:
             raise FlattenError(f"no 'inner' declaration of '{member.decl.name}' encloses this "
                                "'outer' constant", part.span)
@@ -430,7 +430,7 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
     return _fields(value, parts, k + 1, ref)
 
 
-def _enclosing_inner(holder, name: str):
+def enclosing_inner(holder, name: str):
     """The node of the ``inner`` component ``name`` of ``holder`` or the nearest instance
     around it, or None."""
     while holder is not None:
