@@ -79,6 +79,18 @@ def test_an_assertion_in_an_algorithm_sees_its_when_statements_converged():
     assert np.all(values["count"][1:] == 1)
 
 
+def test_the_interpreter_also_waits_for_the_converged_pass_before_an_assertion_counts():
+    from compiler.api import flatten_model
+    from compiler.causalize import causalize
+    from compiler.interp import simulate_reference
+    system = causalize(flatten_model(MODELS, "ConformSemantics.Events.AlgorithmPriority",
+                                     environ={}))
+    result = simulate_reference(system, stop=1.0, interval=0.1)
+    assert result.time[-1] == pytest.approx(1.0)
+    assert np.all(result["x"][1:] == 6) and np.all(result["high"][1:] == 1)
+    assert np.all(result["count"][1:] == 1)
+
+
 # ---------------------------------------------------------------------------- initialization
 def test_a_fixed_state_without_a_start_value_starts_at_zero():
     t, values = run("Initialization.FixedWithoutStart", ["r"])
