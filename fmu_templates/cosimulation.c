@@ -24,7 +24,9 @@ static int model_rhs(void *context, double t, const double *x, double *dx) {
     ModelInstance *comp = context;
     comp->data.time = t;
     instance_set_states(comp, x);
+    comp->data.integrating = true;
     const Status status = instance_derivatives(comp);
+    comp->data.integrating = false;
     for (size_t k = 0; k < n_states(); k++) dx[k] = comp->data.r[MODEL_DERIVATIVE_SLOT[k]];
     return status_to_radau(status);
 }
@@ -34,8 +36,10 @@ static int model_rhs_jacobian(void *context, double t, const double *x, const do
     (void)fx;
     comp->data.time = t;
     instance_set_states(comp, x);
+    comp->data.integrating = true;
     Status status = instance_derivatives(comp);
     if (status <= StatusWarning) status = model_jacobian(&comp->data, values);
+    comp->data.integrating = false;
     return status_to_radau(status);
 }
 

@@ -117,8 +117,14 @@ void ModelicaVFormatError(const char *format, va_list args) {
     char message[MESSAGE_SIZE];
     vsnprintf(message, sizeof message, format, args);
     ExternalFrame *frame = frame_or_abort("ModelicaError", message);
-    model_log(frame->m, StatusError, "logStatusError", "%s at t = %.17g", message, frame->m->time);
+    const Status status = external_failure(frame->m);
+    model_log(frame->m, status, status == StatusError ? "logStatusError" : "logStatusDiscard",
+              "%s at t = %.17g", message, frame->m->time);
     longjmp(frame->jump, 1);
+}
+
+Status external_failure(const ModelData *m) {
+    return m->integrating && !m->event_mode ? StatusDiscard : StatusError;
 }
 
 void ModelicaMessage(const char *string) { ModelicaFormatMessage("%s", string); }

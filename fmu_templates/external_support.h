@@ -4,7 +4,7 @@
  *
  * Guard. Each model function of model.h runs inside a frame (EXTERNAL_GUARDED): the frame
  * names the ModelData that ModelicaUtilities.h reaches without an argument, catches
- * ModelicaError (the model function then returns StatusError), and owns the Strings made
+ * ModelicaError (the model function then returns external_failure), and owns the Strings made
  * during the call. Frames nest (a model function calling another); the outermost one frees
  * the Strings as the call ends, so model code copies a String it keeps into its slot
  * (string_assign).
@@ -52,11 +52,15 @@ typedef struct ExternalFrame {
 bool external_enter(ExternalFrame *frame, ModelData *m, const ExternalModel *model);
 Status external_leave(ExternalFrame *frame, Status status);
 
+/* What a ModelicaError means: in fmi3DoStep's integrator between events a smaller step is
+ * tried (StatusDiscard, MLS 12.9.6.1); elsewhere it is final (StatusError). */
+Status external_failure(const ModelData *m);
+
 /* The body of a model function of model.h that runs `call` inside a frame. */
 #define EXTERNAL_GUARDED(model, m, call)                                          \
     ExternalFrame frame_;                                                         \
     if (!external_enter(&frame_, (m), (model))) return StatusFatal;               \
-    if (setjmp(frame_.jump) != 0) return external_leave(&frame_, StatusError);    \
+    if (setjmp(frame_.jump) != 0) return external_leave(&frame_, external_failure(m));\
     return external_leave(&frame_, (call))
 
 /* ---- Strings: made in the current frame (they live until the model call ends) ---- */

@@ -188,6 +188,14 @@ typedef struct ModelData {
     void *resources;
     void (*release)(struct ModelData *m);
     DelayHistory *delays; /* MODEL.n_delays */
+    /* > 0 while a mixed block iterates on its discrete values: an assertion of an algorithm
+     * failing then only sets `assert_deferred` (a pass on values not yet converged may break
+     * it); the block runs its converged pass again, where the assertion counts. */
+    int defer_asserts;
+    bool assert_deferred;
+    /* true while fmi3DoStep's integrator evaluates the derivatives: a ModelicaError there
+     * rejects the step, which is retried smaller (external_failure, MLS 12.9.6.1) */
+    bool integrating;
 } ModelData;
 
 /* What model_event_update reports back. The runtime clears every field before the call. */

@@ -381,15 +381,20 @@ equation
 end M;
 """, "8:3", "cannot tell the type of 'x' in expandable connector 'a': 'b.y' is not a "
             "component"),
-    "outer without inner": ("""
+    # (an inner of a class that is not partial is added, with a warning: MLS 5.4)
+    "outer without inner of a partial class": ("""
+partial model Environment
+  Real g;
+end Environment;
 model Body
-  outer Real g;
-  Real a = g;
+  outer Environment env;
+  Real a = env.g;
 end Body;
 model M
   Body body;
 end M;
-""", "3:3", "no 'inner' declaration of 'g' encloses this 'outer' component"),
+""", "6:3", "no 'inner' declaration of 'env' encloses this 'outer' component, and its class "
+            "Environment is partial, so none can be added (MLS 5.4)"),
     "parameter bound to a variable": ("""
 model M
   Real x = time;

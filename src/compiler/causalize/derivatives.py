@@ -15,13 +15,17 @@ from compiler.symbolic import REAL, Array, Const, INTEGER, call, is_const
 def call_rule(functions):
     """The rule differentiating calls of ``functions`` (``flat.Function`` values)."""
     table = {item.name: item for item in functions}
+    # a derivative function -> how many derivative inputs it takes after the inputs of the
+    # function it is the derivative of (``foo1(x, b, der_x)`` of ``foo0(x, b)``: 1)
+    taken = {item.name: _differentiated(function, item) for function in functions
+             for item in function.derivatives if item.order == 1}
 
     def rule(node, derivatives):
         function = table.get(node.function)
         if function is None:
             return None
         for item in function.derivatives:
-            if item.order != 1 or item.name not in table:
+            if item.order not in (1, 2) or item.name not in table:
                 continue
             if not all(_is_zero(d) for port, d in zip(function.inputs, derivatives)
                        if port.name in item.zero_derivative):
@@ -29,12 +33,28 @@ def call_rule(functions):
             output = _real_output(function, node)
             if output is None:
                 return None
-            omitted = set(item.no_derivative) | set(item.zero_derivative)
             extra = tuple(d for port, d in zip(function.inputs, derivatives)
-                          if port.type == REAL and port.name not in omitted)
+                          if port.name in _differentiated(function, item))
+            inputs = len(table[item.name].inputs)
+            if item.order == 2 or len(node.args) + len(extra) != inputs:
+                # the derivative of a derivative function ``foo1(x, der_x)`` as
+                # ``foo2(x, der_x, der_2_x)``: der(x) is der_x, given already; only the
+                # derivatives of its derivative inputs follow (MLS 12.7.1)
+                count = len(taken.get(function.name, ()))
+                if not count or len(node.args) + count != inputs:
+                    continue
+                extra = tuple(derivatives[len(node.args) - count:len(node.args)])
             return call(item.name, node.args + extra, output, REAL)
         return None
     return rule
+
+
+def _differentiated(function, item) -> tuple:
+    """The inputs of ``function`` whose derivatives its derivative function ``item`` takes:
+    the Real ones not in noDerivative or zeroDerivative."""
+    omitted = set(item.no_derivative) | set(item.zero_derivative)
+    return tuple(port.name for port in function.inputs
+                 if port.type == REAL and port.name not in omitted)
 
 
 def _real_output(function, node):

@@ -171,9 +171,16 @@ def _held(name: str, value, type_: str, span) -> DaeEquation:
 def _fixed_starts(dae: Dae) -> list[DaeEquation]:
     result = []
     for item in dae.variables:
-        if item.kind == CONTINUOUS and item.fixed and item.start is not None:
-            result.append(_start_equation(var(item.name, item.type), item.start, item))
+        if item.kind == CONTINUOUS and item.fixed:
+            # ``Real r(fixed = true)`` without a start value starts at the default, 0
+            result.append(_start_equation(var(item.name, item.type), _start(item), item))
     return result
+
+
+def _start(item):
+    """The start value of a variable, its type's default when it gives none."""
+    return item.start if item.start is not None else const(_DEFAULT.get(item.type, 1),
+                                                           item.type)
 
 
 def _pre_starts(table: dict, pre_names: dict, mentioned: set) -> list[DaeEquation]:
@@ -181,9 +188,7 @@ def _pre_starts(table: dict, pre_names: dict, mentioned: set) -> list[DaeEquatio
     for name, pre_name in pre_names.items():
         item = table[name]
         if item.fixed or (name not in mentioned and pre_name not in mentioned):
-            start = item.start if item.start is not None else const(_DEFAULT.get(item.type, 1),
-                                                                    item.type)
-            result.append(_start_equation(var(pre_name, item.type), start, item))
+            result.append(_start_equation(var(pre_name, item.type), _start(item), item))
     return result
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from compiler import flat
 from compiler.causalize.dae import CONTINUOUS, DaeEquation
 from compiler.causalize.errors import CausalizeError
-from compiler.symbolic import BOOLEAN, FALSE, TRUE, Var, and_, if_, not_, or_, pre_var, var
-from compiler.symbolic.transform import reads_op
+from compiler.symbolic import BOOLEAN, FALSE, TRUE, Op, Var, and_, if_, not_, or_, pre_var, var
 from compiler.system import Reinit, Termination, WhenClause
 
 
@@ -59,7 +58,9 @@ class WhenBranches:
             node = _condition_variable(lowering, expr, self.span)
             names.append(node.name)
             fires = or_(fires, and_(node, not_(pre_var(node))))
-            if reads_op(expr, "initial"):
+            # active at initialization only in the forms ``when initial()`` and
+            # ``when {..., initial(), ...}``: not ``foo(initial())`` (MLS 8.6)
+            if type(expr) is Op and expr.op == "initial":
                 initial_fires = or_(initial_fires, expr)
         active = and_(fires, not_(self.earlier))
         initial_active = and_(initial_fires, not_(self.earlier_initial))

@@ -11,7 +11,7 @@ import re
 
 from compiler.codegen.cexpr import CWriter
 from compiler.codegen.errors import EmitError
-from compiler.codegen.interface import TERMINATE_FLAG, source_place
+from compiler.codegen.interface import TERMINATE_FLAG, holds_statement, source_place
 from compiler.codegen.messages import message_format
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
@@ -248,6 +248,8 @@ def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozen
         context.helpers.append(parted_function(
             f"/* {what} of {loop_text(block)} */",
             f"static Status {stem}_{part}(ModelData *m)", body.parts))
+    asserting = any(holds_statement(item.statements, Assertion) for item in block.updates
+                    if type(item) is AlgorithmBlock)
     head = Sequence(context, initial)
     guesses, same = [], []
     for k, name in enumerate(block.discrete):
@@ -265,16 +267,34 @@ def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozen
     context.helpers.append(function_text(
         f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
         f"static Status {stem}(ModelData *m)", [
+            *(["const bool deferred = m->assert_deferred;"] if asserting else []),
             *continuous,
             "for (int pass = 1; ; pass++) {", *guesses,
-            f"{INDENT}CHECK({stem}_updates(m));",
-            f"{INDENT}if ({done}) return StatusOK;",
+            *(INDENT + line for line in _deferred_pass(stem, done) if asserting),
+            *([f"{INDENT}CHECK({stem}_updates(m));", f"{INDENT}if ({done}) return StatusOK;"]
+              if not asserting else []),
             f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
             *(INDENT + line for line in continuous), "}",
             f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
             "m->time);"], result="StatusError"))
     context.newton[(block, initial)] = stem
     return stem
+
+
+def _deferred_pass(stem: str, done: str) -> list[str]:
+    """One pass of a mixed block whose algorithms assert: their failures only noted (the
+    discrete values they read may not have converged), the converged pass run again for
+    those to count."""
+    return ["m->assert_deferred = false;",
+            "m->defer_asserts++;",
+            f"const Status status = {stem}_updates(m);",
+            "m->defer_asserts--;",
+            "CHECK(status);",
+            f"if ({done}) {{",
+            f"{INDENT}if (m->assert_deferred) CHECK({stem}_updates(m));",
+            f"{INDENT}m->assert_deferred = deferred || m->assert_deferred;",
+            f"{INDENT}return StatusOK;",
+            "}"]
 
 
 def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) -> list[str]:
@@ -390,7 +410,7 @@ class AlgorithmCode:
             return ["break;"]
         self.writer.calls = {}
         if kind is Assertion:
-            return assertion_lines(item, self.writer)
+            return assertion_lines(item, self.writer, deferrable=True)
         if kind is Termination:
             return termination_lines(item, self.writer, flag=True)
         raise EmitError(f"the statement {kind.__name__} is not supported in generated C",
@@ -419,9 +439,10 @@ class AlgorithmCode:
         return lines + [INDENT * level + "}" for level in range(depth, -1, -1)]
 
 
-def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:
+def assertion_lines(item: Assertion, writer: CWriter, deferrable: bool = False) -> list[str]:
     """``if (!condition) { log; return StatusError; }`` (a warning only logs); the message is
-    computed only when the condition fails (it may call a function: MLS 8.3.7)."""
+    computed only when the condition fails (it may call a function: MLS 8.3.7); ``deferrable``
+    (an algorithm's): while a mixed block iterates, only noted (``mixed_helper``)."""
     condition = writer.text(item.condition)
     condition_lines = writer.take_lines()
     message, arguments = message_format(item.message, writer)
@@ -431,11 +452,12 @@ def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:
     status, category = ("StatusError", "logStatusError") if error else ("StatusWarning", "logStatusWarning")
     head = f"{prefix}assertion {'failed' if error else 'warning'} at t = %.17g: {message}"
     log = f"model_log(m, {status}, \"{category}\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
-    lines = condition_lines + [f"if (!({condition})) {{"] + \
-        [INDENT + line for line in writer.take_lines()] + [INDENT + log]
-    if error:
-        lines.append(INDENT + "return StatusError;")
-    return lines + ["}"]
+    failed = [log, "return StatusError;"] if error else [log]
+    if deferrable:
+        failed = ["if (m->defer_asserts) {", INDENT + "m->assert_deferred = true;", "} else {",
+                  *(INDENT + line for line in failed), "}"]
+    return condition_lines + [f"if (!({condition})) {{"] + \
+        [INDENT + line for line in writer.take_lines() + failed] + ["}"]
 
 
 def termination_lines(item: Termination, writer: CWriter, flag: bool) -> list[str]:

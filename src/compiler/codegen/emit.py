@@ -64,7 +64,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
     samples = {item.var: (item.start, item.interval, sample_fired(item.index))
                for item in system.samples}
     functions = FunctionCode(system.functions, (item.name for item in system.external_objects),
-                             system.enumerations)
+                             system.enumerations, {item.name: item for item in
+                                                   system.external_objects})
     context = Context(layout.slots, samples, functions, system.when_clauses)
     source = _Module(system, layout, context).text()
     if not functions.support:

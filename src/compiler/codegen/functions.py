@@ -42,9 +42,11 @@ class FunctionCode:
     names of the model's external object classes (their values are ``void *``).
     ``support``: the code uses external_support.h (Strings it makes, external functions)."""
 
-    def __init__(self, functions, objects=frozenset(), enumerations=()):
+    def __init__(self, functions, objects=frozenset(), enumerations=(), object_classes=None):
         self.functions = {item.name: item for item in functions}
         self.objects = frozenset(objects)
+        # class name -> flat.ExternalObject: the functions making and freeing its objects
+        self.object_classes = object_classes or {}
         self.enumerations = {item.name: item.literals for item in enumerations}
         self.externals = ExternalCalls(self.objects)
         self.used: list[str] = []   # in order of first use
@@ -155,7 +157,8 @@ class FunctionCode:
         """Declaration and default of an output or protected variable."""
         name = self.identifier(item.name)
         type_ = self.c_type(item.type)
-        if item.type in self.objects and not output:
+        if item.type in self.objects and not output and \
+                not _constructed_local(item, writer.function, self.object_classes):
             # it would need its destructor called wherever the function returns
             raise EmitError(f"the external object {item.name}, a protected variable of "
                             f"{writer.function.name}, is not supported by the C code generator",
@@ -195,7 +198,20 @@ class FunctionCode:
     def return_lines(self, function: flat.Function, locals_: dict) -> list[str]:
         lines = [f"*{locals_[item.name].c_name}_out = {locals_[item.name].c_name};"
                  for item in function.outputs if not item.dims]
-        return lines + ["return StatusOK;"]
+        return lines + self._destructor_lines(function, locals_) + ["return StatusOK;"]
+
+    def _destructor_lines(self, function: flat.Function, locals_: dict) -> list[str]:
+        """The destructor calls of the external objects the function constructed (its
+        protected ones), last constructed first. (A failure returns without them.)"""
+        lines = []
+        for item in reversed(function.locals):
+            if item.type not in self.objects or item.name not in locals_:
+                continue
+            destructor = self.functions[self.object_classes[item.type].destructor]
+            self.use(destructor.name)
+            name = locals_[item.name].c_name
+            lines.append(f"if ({name}) CHECK({self.c_name(destructor)}(m, {name}));")
+        return lines
 
     @staticmethod
     def failure_line() -> str:
@@ -300,6 +316,19 @@ class FunctionCode:
         arguments = ", ".join(["m"] + texts + pointers)
         writer.lines.extend(declarations + [f"CHECK({self.c_name(callee)}({arguments}));"])
         return results
+
+
+def _constructed_local(item: flat.FunctionVar, function: flat.Function, classes: dict) -> bool:
+    """Whether a protected external object of ``function`` is made by its own constructor
+    call in its declaration and never assigned: the function then owns it, and destroys it
+    as it returns."""
+    from compiler.flatten.walk import nodes
+    known = classes.get(item.type)
+    if known is None or type(item.default) is not flat.Call or \
+            item.default.name != known.constructor:
+        return False
+    return not any(type(node) is flat.Assign and type(node.target) is flat.Var and
+                   node.target.name == item.name for node in nodes(function.algorithm))
 
 
 def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:

@@ -388,21 +388,22 @@ def _terminates_outside_events(system: System) -> bool:
     """Whether a terminate() runs where model_event_update cannot report it at once: in an
     algorithm, or in a when-clause active at initialization."""
     for block in leaf_blocks(system.blocks + system.initial_blocks):
-        if type(block) is AlgorithmBlock and _has_termination(block.statements):
+        if type(block) is AlgorithmBlock and holds_statement(block.statements, Termination):
             return True
     return any(type(action) is Termination and clause.initial_active is not FALSE
                for clause in system.when_clauses for action in clause.actions)
 
 
-def _has_termination(statements) -> bool:
+def holds_statement(statements, wanted: type) -> bool:
+    """Whether algorithm statements hold one of type ``wanted`` (in any branch or body)."""
     for item in statements:
         kind = type(item)
-        if kind is Termination:
+        if kind is wanted:
             return True
         if kind is IfStatement:
-            if any(_has_termination(body) for _, body in item.branches) or \
-                    _has_termination(item.else_):
+            if any(holds_statement(body, wanted) for _, body in item.branches) or \
+                    holds_statement(item.else_, wanted):
                 return True
-        elif kind in (WhileStatement, WhenStatement) and _has_termination(item.body):
+        elif kind in (WhileStatement, WhenStatement) and holds_statement(item.body, wanted):
             return True
     return False

@@ -185,8 +185,20 @@ def _string(call, env):
     if len(call.args) != 1:
         raise FlattenError("String() takes one positional argument and named options",
                            call.span)
+    from compiler.flatten.translate import translate
+    value = translate(call.args[0], env)
+    if type(value) is RecordValue:
+        # String(record): its operator record's 'String' function (MLS 14.3)
+        if call.named:
+            raise FlattenError("named options of String() on an operator record are not "
+                               "supported", call.span)
+        from compiler.flatten.calls import ModelCalls
+        from compiler.flatten.operators import overloaded_operator
+        return overloaded_operator(ModelCalls(env), "String", (value,), call.span)
+    if type(value) is tuple:
+        raise FlattenError("the arguments of String() must be scalars", call.args[0].span)
     named = {item.name: _scalar(item.value, env, "String") for item in call.named}
-    return string_call(_scalar(call.args[0], env, "String"), named, call.span)
+    return string_call(value, named, call.span)
 
 
 # ------------------------------------------------------------------------- array functions

@@ -150,8 +150,13 @@ def _through_components(func: ast.ComponentRef, env):
     instance = env.instance
     parts = func.parts
     through = []
+    found = None
     for position, part in enumerate(parts[:-1]):
         node = instance.member(part.name)
+        if node is None and position > 0 and instance.class_named(part.name) is not None:
+            # ``a.B.C.f``: a class of the component's class, then classes in it (MLS 5.3.2)
+            found = _class_path(env.ctx.classes, instance, parts[position:])
+            break
         if node is None or node is REMOVED or node.is_var or not node.elements:
             return None if position == 0 else _not_a_function(func)
         check_unconditional(node, part)
@@ -161,14 +166,33 @@ def _through_components(func: ast.ComponentRef, env):
         instance = node.elements[0]
         if not isinstance(instance, Instance):
             return _not_a_function(func)
-    found = instance.class_named(parts[-1].name)
-    if not isinstance(found, ClassEntry):
+    if found is None:
+        found = instance.class_named(parts[-1].name)
+        if not isinstance(found, ClassEntry):
+            _not_a_function(func)
+        visibility.check_public(instance.info, parts[-1].name, parts[-1].span)
+    elif not isinstance(found, ClassEntry):
         _not_a_function(func)
-    visibility.check_public(instance.info, parts[-1].name, parts[-1].span)
     kind = env.ctx.classes.definition(found).kind
     for node, part in through:
         lookup_rules.check_function_through(node, part, kind)
     return found, instance
+
+
+def _class_path(classes, instance, parts):
+    """The class ``parts`` name from ``instance``: a class of it, then public classes of that
+    (None where a part is no class)."""
+    from compiler.library import ClassEntry
+    visibility.check_public(instance.info, parts[0].name, parts[0].span)
+    found = instance.class_named(parts[0].name)
+    for part in parts[1:]:
+        if not isinstance(found, ClassEntry):
+            return None
+        if classes.definition(found).kind in ("operator", "operator function"):
+            raise FlattenError("an operator cannot be named through a component (MLS 5.3.2)",
+                               part.span)
+        found = classes.public_member_of(found, part.name, part.span)
+    return found
 
 
 def _not_a_function(func):
@@ -276,20 +300,26 @@ class ModelCalls:
 
     def _through_auxiliaries(self, result, header, first, span, shapes):
         """``y = a*f(x)`` as ``($call1.v[1], ...) = f(x); y = a*{$call1.v[1], ...}``."""
-        import itertools
         from compiler.flatten.function_body import port_value
-        targets, by_name = [], {}
-        number = len(self.ctx.auxiliary_equations) + 1
-        for var, dims in zip(header.outputs, shapes):
-            variability = "continuous" if var.type == "Real" else "discrete"
-            elements = [self.ctx.auxiliary("$call", var.type, span, f"$call{number}.{var.name}" + (
-                f"[{','.join(map(str, index))}]" if index else ""), variability)
-                        for index in itertools.product(*(range(1, n + 1) for n in dims))]
-            targets.extend(elements)
-            by_name[var.name] = values.reshape(elements, dims) if dims else elements[0]
-        self.ctx.auxiliary_equations.append(
-            flat.Equation(flat.TupleExpr(tuple(targets)), result, span))
+        by_name = hidden_outputs(self.ctx, result, header.outputs, shapes, span)
         return port_value(self.ctx, first, by_name, split_arrays=True)
+
+
+def hidden_outputs(ctx, call: flat.Call, outputs, shapes, span) -> dict:
+    """Hidden variables ``$call1.v[1], ...`` for the outputs of ``call``, with the equation
+    that computes them; their values by output name."""
+    import itertools
+    targets, by_name = [], {}
+    number = len(ctx.auxiliary_equations) + 1
+    for var, dims in zip(outputs, shapes):
+        variability = "continuous" if var.type == "Real" else "discrete"
+        elements = [ctx.auxiliary("$call", var.type, span, f"$call{number}.{var.name}" + (
+            f"[{','.join(map(str, index))}]" if index else ""), variability)
+                    for index in itertools.product(*(range(1, n + 1) for n in dims))]
+        targets.extend(elements)
+        by_name[var.name] = values.reshape(elements, dims) if dims else elements[0]
+    ctx.auxiliary_equations.append(flat.Equation(flat.TupleExpr(tuple(targets)), call, span))
+    return by_name
 
 
 def _user_call(entry, info, call: ast.Call, env, whole: bool, owner=None):

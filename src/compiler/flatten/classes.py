@@ -108,6 +108,7 @@ class Classes:
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
+        self._modified_bases: dict[int, ClassEntry] = {}  # id(modified class) -> its class
 
     def info_named(self, name: str) -> ClassInfo | None:
         """The expanded class of a full name (as record values carry it), or None."""
@@ -165,7 +166,10 @@ class Classes:
             info.literals = tuple(literal.name for literal in body.literals)
             info.enumeration = info.name
         elif isinstance(body, ast.DerClass):
-            raise FlattenError("derivative classes (der(f, x)) are not supported", body.span)
+            # (a function without elements of its own: partial_derivatives.py makes it)
+            if definition.kind != "function":
+                raise FlattenError(f"der({body.function.dotted}, ...) defines a function, not "
+                                   f"a {definition.kind} (MLS 12.7.2)", body.span)
         elif isinstance(body, ast.ShortClass):
             self._short_class(info, body, definition)
         else:
@@ -176,7 +180,8 @@ class Classes:
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
-        base_entry = self.lookup_class(body.base, entry.parent, definition.span)
+        base_entry = self._modified_bases.get(id(entry)) or \
+            self.lookup_class(body.base, entry.parent, definition.span)
         base = self.expand(base_entry, body.base.span)
         restrictions.check_extends(info.kind, base, body.base.span, short=True)
         # a short class of a partial class is partial (MLS 4.6.1)
@@ -227,10 +232,33 @@ class Classes:
             if name not in base.classes:
                 raise FlattenError(f"class {base.name} has no element '{name}' to modify",
                                    args[0].span)
+            info.classes[name] = self._modified_class(base.classes[name], args, scope)
         info.equations.extend(base.equations)
         info.initial_equations.extend(base.initial_equations)
         info.algorithms.extend(base.algorithms)
         info.initial_algorithms.extend(base.initial_algorithms)
+
+    def _modified_class(self, original: ClassEntry, args: list, scope) -> ClassEntry:
+        """``extends A(B(x = 4))``: the nested class B of A as modified there, a short class
+        of the original written in ``scope`` (its modifiers are read there)."""
+        arguments = []
+        for argument in args:
+            if len(argument.name) > 1:
+                arguments.append(dataclasses.replace(argument, name=argument.name[1:]))
+                continue
+            modification = argument.modification
+            if modification is not None and modification.binding is not None:
+                raise FlattenError(f"class '{original.name}' cannot be given a value",
+                                   argument.span)
+            arguments.extend(modification.arguments if modification is not None else ())
+        definition = self.definition(original)
+        span = args[0].span
+        modified = ast.ClassDef(original.name, definition.kind, ast.ShortClass(
+            ast.TypeName((original.name,), span=span), modification=ast.Modification(
+                tuple(arguments), span=span), span=span), span=span)
+        entry = ClassEntry(original.name, scope, modified)
+        self._modified_bases[id(entry)] = original
+        return entry
 
     def _redeclare_class(self, info, base, name, argument, scope) -> None:
         original = base.classes.get(name)

@@ -192,8 +192,29 @@ def _call_equation(call: ast.Call, env, where: Where, span) -> list:
         if not where.when:
             raise FlattenError("reinit() is only allowed inside a when-clause", span)
         return reinit(call, env, span)
+    if not (where.initial or where.when or where.conditional):
+        discarded = _discarded_results(call, env, span)
+        if discarded is not None:
+            return discarded
     return [call_statement(call, lambda node: translate(node, env), span, "an equation",
                            lambda node: translate_call(node, env, "statement"))]
+
+
+def _discarded_results(call: ast.Call, env, span):
+    """``f(a);`` in an equation section, for a function with outputs: the call computes
+    hidden variables no one reads (so it runs, its asserts with it); None for other calls."""
+    from compiler.flatten.calls import hidden_outputs
+    if call.func.is_global or call.func.dotted in ("assert", "terminate"):
+        return None
+    try:
+        result = translate_call(call, env, "all")
+    except FlattenError:
+        return None  # (no outputs, or not a function: as a statement, below)
+    if type(result) is not CallResult or not result.shapes:
+        return None
+    outputs = [var for port in result.ports for var in port.variables]
+    hidden_outputs(env.ctx, result.call, outputs, result.shapes, span)
+    return []
 
 
 def reinit(call: ast.Call, env, span) -> list:

@@ -521,6 +521,12 @@ class FunctionScope:
         info = self.ctx.classes.expand(entry, func.span)
         if info.kind in ("record", "operator record"):
             return self._record_constructor(entry, info, call)
+        if info.external_object:
+            # ``Table(args)`` calls the external object's constructor (MLS 12.9.7)
+            from compiler.flatten.instances import register_external_object
+            register_external_object(self.ctx, info, call.span)
+            entry = info.classes["constructor"]
+            info = self.ctx.classes.expand(entry, func.span)
         if info.kind not in ("function", "operator function"):
             raise FlattenError(f"'{func.dotted}' is a {info.kind}; only functions can be called "
                                "in functions", func.span)

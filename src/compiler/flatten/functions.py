@@ -49,6 +49,9 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     if header is not None:
         return header
     info = ctx.classes.expand(entry, span)
+    definition = ctx.classes.definition(entry)
+    if isinstance(definition.body, ast.DerClass):
+        return _partial_derivative_header(ctx, entry, definition, span)
     if info.partial:
         raise FlattenError(f"function {name} is partial and cannot be called", span)
     scope = FunctionScope(ctx, entry, info)
@@ -59,12 +62,13 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
-        if not decl.causality and member_name not in info.protected and \
-                not scope.type_info(decl).causality:
+        # (``InArgument u`` with ``type InArgument = input Real``: the type's causality)
+        causality = decl.causality or scope.type_info(decl).causality
+        if not causality and member_name not in info.protected:
             raise FlattenError(f"public variable '{member_name}' of function {name} is neither "
                                "input nor output: the public variables of a function are its "
                                "formal parameters (MLS 12.2)", decl.span)
-        kind = decl.causality or "local"
+        kind = causality or "local"
         before = len(scope.hoisted)
         ports[kind].append(scope.declare(member))
         declared.append((kind, len(ports[kind]) - 1, tuple(scope.hoisted[before:])))
@@ -78,6 +82,21 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     if not builtin:
         local_vars = [var for port in ports["local"] for var in port.variables]
         _translate_body(ctx, entry, info, scope, header, local_vars, prologue)
+    return header
+
+
+def _partial_derivative_header(ctx, entry, definition: ast.ClassDef, span) -> FunctionHeader:
+    """``function dfdx = der(f, x)``: the inputs and output of f, the body made from f's."""
+    from compiler.flatten.partial_derivatives import partial_derivative
+    body = definition.body
+    base = function_header(ctx, ctx.classes.lookup_class(body.function, entry.parent, body.span),
+                           body.span)
+    ctx.functions[entry.full_name] = partial_derivative(
+        entry.full_name, ctx.functions[base.name], body.variables, body.span,
+        definition.description)
+    header = FunctionHeader(entry.full_name, base.input_ports, base.output_ports, None, False,
+                            False)
+    ctx.function_headers[entry.full_name] = header
     return header
 
 

@@ -8,6 +8,7 @@ may refer to parameters declared after them; a member that needs itself is an er
 from __future__ import annotations
 
 import itertools
+import logging
 
 from compiler.flatten import evaluate as evaluation
 from compiler.flatten import names
@@ -15,7 +16,8 @@ from compiler.flatten import translate as translation
 from compiler.flatten.classes import ClassInfo
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.modifiers import Mod, field, from_arguments, from_ast, indexed, merge_all
+from compiler.flatten.modifiers import (Mod, field, from_arguments, from_ast, indexed, merge,
+                                       merge_all)
 from compiler.flatten.rules import connections as connection_rules
 from compiler.flatten.rules import inner_outer
 from compiler.flatten.rules import prefixes as prefix_rules
@@ -39,6 +41,7 @@ _STRUCTURED_KINDS = frozenset({"model", "block", "connector", "record", "class",
                                "operator record", "expandable connector"})
 _INTERFACE_KINDS = frozenset({"connector", "record", "operator record",
                               "expandable connector"})
+LOGGER = logging.getLogger("cosim.compiler")
 REMOVED = object()  # a conditional component whose condition is false
 INNER_ROLE = object()  # key of the inner role of an ``inner outer`` component in ``members``
 
@@ -201,8 +204,23 @@ class Instance:
                 raise FlattenError(f"class '{name}' is not replaceable", sub.span)
             entry = ClassEntry(name, env.scope, element)
             self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
-            return entry
-        return self.info.classes.get(name)
+            return _renamed_class(entry, env) or entry
+        found = self.info.classes.get(name)
+        if found is not None and self.ctx.classes.definition(found).outer:
+            return self._inner_class(found)
+        return found
+
+    def _inner_class(self, outer: ClassEntry) -> ClassEntry:
+        """The ``inner`` class of the nearest enclosing instance for an ``outer`` class
+        definition (``outer function fc = A``, MLS 5.4)."""
+        holder = self.parent
+        while holder is not None:
+            found = holder.info.classes.get(outer.name)
+            if found is not None and holder.ctx.classes.definition(found).inner:
+                return found
+            holder = holder.parent
+        raise FlattenError(f"no 'inner' declaration of class '{outer.name}' encloses this "
+                           "'outer' one", self.ctx.classes.definition(outer).span)
 
     def outer_mod(self, name: str):
         """What this instance's own modification says about its member ``name``."""
@@ -213,6 +231,20 @@ class Instance:
         return self.mod.args.get(name)
 
 
+def _renamed_class(entry: ClassEntry, env):
+    """The class a redeclaration ``package Medium = Medium`` (a bare short class) names, as
+    the instance the redeclaration is written in sees it: its own classes are redeclared
+    too (``D d(redeclare package Medium = M1)`` reaches a ``Medium`` inside D). None for any
+    other redeclaration."""
+    body = entry.definition.body
+    if env.instance is None or not isinstance(body, ast.ShortClass) or body.dims or \
+            body.modification is not None or body.base.is_global:
+        return None
+    if body.base.parts[0] not in env.instance.info.classes:
+        return None
+    return names.resolve_type(env.instance, body.base, env.scope)
+
+
 def _member_mod(inst: Instance, member):
     """The merged modification of a member: this instance's over the extends layers over the
     declaration's own. A redeclaration among them replaces the declaration's modification
@@ -221,9 +253,11 @@ def _member_mod(inst: Instance, member):
     name = member.decl.name
     layers = [inst.outer_mod(name)]
     for args, scope in member.layers:
-        layers.append(from_arguments(args, Env(inst.ctx, inst, scope)).get(name))
-    original = from_ast(member.decl.modification, Env(inst.ctx, inst, member.scope),
-                        final=member.decl.final)
+        layers.append(from_arguments(args, _layer_env(inst, scope)).get(name))
+    declared_env = Env(inst.ctx, inst, member.scope)
+    original = from_ast(member.decl.modification, declared_env, final=member.decl.final)
+    # the modifiers of a constraining clause apply to the declaration too (MLS 7.3.2)
+    original = merge(original, _constraint_mod(member.decl, declared_env), name)
     position = next((k for k, layer in enumerate(layers)
                      if layer is not None and layer.redeclare is not None), None)
     if position is None:
@@ -234,13 +268,39 @@ def _member_mod(inst: Instance, member):
     _check_component_redeclaration(inst, member, layers, position)
     redeclare = layers[position].redeclare
     own = from_ast(element.modification, env)
-    constraint = member.decl.constraint
-    if constraint is not None:
-        original = from_ast(constraint.modification, Env(inst.ctx, inst, member.scope))
+    # the replaced declaration's own modifiers go; those of the constraining clause in force
+    # stay: the redeclaration's own, else that of the element it replaces (MLS 7.3.2)
+    replaced = [layer.redeclare for layer in layers[position:] if layer is not None and
+                layer.redeclare is not None and isinstance(layer.redeclare[0], ast.Component)]
+    constrained = next(((decl, decl_env) for decl, decl_env in
+                        replaced + [(member.decl, declared_env)]
+                        if decl.constraint is not None), None)
+    if constrained is not None:
+        original = _constraint_mod(*constrained)
     ordered = [_without_redeclare(layer) for layer in layers[:position + 1]] + [own] + \
         [_without_redeclare(layer) for layer in layers[position + 1:]] + [original]
     merged = merge_all([layer for layer in ordered if layer is not None], name)
     return (merged or Mod()).copy(redeclare=redeclare, span=layers[position].span)
+
+
+def _constraint_mod(decl: ast.Component, env) -> Mod | None:
+    """The modification of the constraining clause of ``decl`` (None without one)."""
+    if decl.constraint is None:
+        return None
+    return from_ast(decl.constraint.modification, env)
+
+
+def _layer_env(inst: Instance, scope) -> Env:
+    """Where a modifier of an extends or short class definition written in ``scope`` is
+    read: the instance whose class is ``scope`` or extends it. A short class's modifier is
+    written in the class enclosing the short class, an instance further out (MLS 4.5.1: the
+    short class adds no scope of its own)."""
+    holder = inst
+    while holder is not None:
+        if holder.info.entry is scope or id(scope) in holder.info.bases:
+            return Env(inst.ctx, holder, scope)
+        holder = holder.parent
+    return Env(inst.ctx, inst, scope)
 
 
 def _check_component_redeclaration(inst: Instance, member, layers: list, position: int) -> None:
@@ -356,6 +416,9 @@ def _variables(inst: Instance, decl, decl_env, info: ClassInfo, mod, dims,
     _check_attributes(info, merge_all([layer for layer in [mod, *type_mods]
                                        if layer is not None], decl.name))
     variability, causality, flow, protected = _prefixes(inst, decl, info)
+    if info.external_object and not variability:
+        # its constructor makes it once, from parameters: a parameter (MLS 12.9.7)
+        variability = "parameter"
     if flow and not _in_connector(inst):
         raise FlattenError(f"'{decl.name}' is a flow variable outside a connector",
                            decl.span)
@@ -452,25 +515,51 @@ def _redeclared(inst: Instance, member, mod):
 
 def _outer(inst: Instance, decl: ast.Component, decl_env, mod):
     """An ``outer`` component is the ``inner`` one of the nearest enclosing instance."""
-    holder = inst.parent
-    while holder is not None:
-        member = holder.info.members.get(decl.name)
-        if member is not None and member.decl.inner:
-            inner = holder.inner_member(decl.name) if member.decl.outer else \
-                holder.member(decl.name)
-            if inner is not REMOVED:
-                info = inst.ctx.classes.expand(
-                    names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
-                dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
-                             for dim, dim_env in _dim_expressions(decl, decl_env, info))
-                inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
-                # (names through the outer component see the elements of its own type only)
-                return Node(inner.name, inner.dims, inner.elements, inner.is_var, inner.decl,
-                            inner.index_types, view=info)
-            return inner
-        holder = holder.parent
-    raise FlattenError(f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component",
-                       decl.span)
+    inner = names.enclosing_inner(inst.parent, decl.name)
+    if inner is None:
+        inner = _added_inner(inst, decl, decl_env)
+    if inner is REMOVED:
+        return inner
+    info = inst.ctx.classes.expand(
+        names.resolve_type(inst, decl.type_name, decl_env.scope), decl.type_name.span)
+    dims = tuple(None if isinstance(dim, ast.Colon) else _dimension(dim, dim_env)
+                 for dim, dim_env in _dim_expressions(decl, decl_env, info))
+    inner_outer.check_outer(decl, mod, info, dims, inner, inst.ctx.classes)
+    # (names through the outer component see the elements of its own type only)
+    return Node(inner.name, inner.dims, inner.elements, inner.is_var, inner.decl,
+                inner.index_types, view=info)
+
+
+def _added_inner(inst: Instance, decl: ast.Component, decl_env):
+    """An ``outer`` component without an enclosing ``inner`` one: the inner component added
+    at the top of the model, with a warning, if its class is not partial (MLS 5.4); every
+    outer component of that name without an inner shares it."""
+    root = inst
+    while root.parent is not None:
+        root = root.parent
+    missing = f"no 'inner' declaration of '{decl.name}' encloses this 'outer' component"
+    node = root.members.get(decl.name)
+    if node is not None and decl.name in root.added:
+        return node
+    if decl.name in root.info.members or decl.name in root.info.classes:
+        raise FlattenError(missing, decl.span)
+    info = inst.ctx.classes.expand(names.resolve_type(inst, decl.type_name, decl_env.scope),
+                                   decl.type_name.span)
+    if info.partial:
+        raise FlattenError(f"{missing}, and its class {info.name} is partial, so none can be "
+                           "added (MLS 5.4)", decl.span)
+    inner = ast.Component(decl.name, decl.type_name, decl.dims, variability=decl.variability,
+                          causality=decl.causality, inner=True, span=decl.span)
+    dims, index_types = _dims(inner, decl_env, info, None)
+    node = _structured(root, inner, info, None, dims, index_types) if info.is_structured else \
+        _variables(root, inner, decl_env, info, None, dims, index_types)
+    root.members[decl.name] = node
+    root.added.append(decl.name)
+    place = decl.span
+    where = f"{place.file}:{place.line}:{place.col}: " if place is not None else ""
+    LOGGER.warning("%swarning: %s: 'inner %s %s' is added at the top of the model (MLS 5.4)",
+                   where, missing, info.name, decl.name)
+    return node
 
 
 def _check_kind(info: ClassInfo, decl: ast.Component) -> None:

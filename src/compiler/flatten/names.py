@@ -13,7 +13,7 @@ from compiler.flatten import translate as translation
 from compiler.flatten.classes import BUILTIN_CLASSES, Member
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
-from compiler.flatten.modifiers import from_ast
+from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
 from compiler.flatten.rules import visibility
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
@@ -24,6 +24,9 @@ def resolve_type(inst, type_name: ast.TypeName, scope: ClassEntry) -> ClassEntry
     """The class of a component declared in ``inst`` (its redeclared classes come first)."""
     classes = inst.ctx.classes
     redeclared = inst.mod is not None and type_name.parts[0] in inst.mod.args
+    local = inst.info.classes.get(type_name.parts[0])
+    # (an ``outer`` class is the inner one of the instances around: no class of its own)
+    redeclared = redeclared or (local is not None and classes.definition(local).outer)
     key = (id(inst.info), id(type_name), id(scope))
     if not redeclared:
         found = classes.type_cache.get(key)
@@ -431,22 +434,45 @@ def enumeration_literals(ctx, type_name: str) -> tuple:
 def _constant_ref(member: Member, parts, k: int, env, ref):
     """Parts ``k:`` of a reference whose part ``k`` is a constant of a class (not an instance)."""
     part = parts[k]
+    if member.decl.outer and env.instance is not None:
+        # ``outer constant T0`` of a package: the inner one of the instances around (MLS 5.4)
+        inner = enclosing_inner(env.instance, member.decl.name)
+        if inner is None:
+            raise FlattenError(f"no 'inner' declaration of '{member.decl.name}' encloses this "
+                               "'outer' constant", part.span)
+        return _descend(inner, parts, k, env, ref)
     value = package_constant(member, env.ctx, part.span)
     value = with_dynamic(_selections(part, shape(value), env, part.name),
                          lambda chosen: pick_nested(value, chosen), env)
     return _fields(value, parts, k + 1, ref)
 
 
+def enclosing_inner(holder, name: str):
+    """The node of the ``inner`` component ``name`` of ``holder`` or the nearest instance
+    around it, or None."""
+    while holder is not None:
+        member = holder.info.members.get(name)
+        if member is not None and member.decl.inner:
+            return holder.inner_member(name) if member.decl.outer else holder.member(name)
+        holder = holder.parent
+    return None
+
+
 def package_constant(member: Member, ctx, span):
     """The value of a constant declared in a class, evaluated where possible."""
-    key = (id(member.scope), member.decl.name)
+    # (the extends modifications that reach it make it another constant: ``M1``'s ``y``
+    # given by ``extends PartialMedium(y = 100)`` is not ``PartialMedium.y``)
+    key = (id(member.scope), member.decl.name) if not member.layers else (id(member),)
     if key in ctx.constants:
         return ctx.constants[key]
     decl = member.decl
     if decl.variability != "constant":
         raise FlattenError(f"'{decl.name}' is not a constant, so it cannot be used from outside "
                            f"an instance of {member.scope.full_name}", span)
-    mod = from_ast(decl.modification, Env(ctx, None, member.scope))
+    layers = [from_arguments(args, Env(ctx, None, scope)).get(decl.name)
+              for args, scope in member.layers]
+    layers.append(from_ast(decl.modification, Env(ctx, None, member.scope)))
+    mod = merge_all([layer for layer in layers if layer is not None], decl.name)
     if mod is None or mod.binding is None:
         raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
     value = translation.binding_value(mod)

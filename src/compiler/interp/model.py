@@ -8,6 +8,8 @@ mixed blocks iterate).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from compiler.interp.codegen import BlockCode
@@ -15,7 +17,7 @@ from compiler.interp.delays import DelayHistories
 from compiler.interp.errors import SimulationError
 from compiler.interp.functions import FunctionTable
 from compiler.interp.pycode import compile_function
-from compiler.interp.solvers import iterate_mixed, newton, solve_linear
+from compiler.interp.solvers import Assertions, iterate_mixed, newton, solve_linear
 from compiler.linearization import partials_complete
 from compiler.symbolic import relation as make_relation
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
@@ -98,10 +100,11 @@ class ExecutableModel:
                          system.derivatives)
         self._expressions(code)
         self.where = [0]
+        assertions = Assertions()
         namespace = {"v": self.v, "p": self.p, "fl": self.fl, "np": np, "_where": self.where,
                      "_newton": newton, "_solve_linear": solve_linear,
-                     "_iterate_mixed": iterate_mixed,
-                     "_assertion_failed": _assertion_failed, "_terminate": self._terminate,
+                     "_iterate_mixed": functools.partial(iterate_mixed, assertions=assertions),
+                     "_assertion_failed": assertions.check_failed, "_terminate": self._terminate,
                      "_m_delay": lambda k, at: self.delays.value(k, at, self.v[0])}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:
@@ -201,11 +204,6 @@ def _values_function(code: BlockCode, name: str, exprs) -> None:
         emitter.count(expr)
     texts = [emitter.text(expr) for expr in exprs]
     code.helpers.append((name, "", emitter.lines + [f"return [{', '.join(texts)}]"]))
-
-
-def _assertion_failed(message, level: str, place: str) -> None:
-    if level == "error":
-        raise SimulationError(f"{place + ': ' if place else ''}assertion failed: {message}")
 
 
 def _scalar_functions(table: FunctionTable, system: System) -> dict:

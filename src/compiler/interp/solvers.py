@@ -273,15 +273,42 @@ def _values(x) -> str:
     return "[" + ", ".join(f"{value:.6g}" for value in x) + "]"
 
 
-def iterate_mixed(v, continuous, updates, discrete_values, iterate: bool, describe):
+class Assertions:
+    """The assertions of algorithms: a failed one raises at once, except while a mixed block
+    iterates (a pass on discrete values not yet converged may break it): then it is noted,
+    and the block runs its converged pass again, where it counts (as the generated C does)."""
+
+    def __init__(self):
+        self.deferring = 0
+        self.failed = False
+
+    def check_failed(self, message, level: str, place: str) -> None:
+        """An assertion whose condition is false."""
+        if self.deferring:
+            self.failed = True
+        elif level == "error":
+            raise SimulationError(f"{place + ': ' if place else ''}assertion failed: {message}")
+
+
+def iterate_mixed(v, continuous, updates, discrete_values, iterate: bool, describe,
+                  assertions: Assertions):
     """A mixed block (``compiler.system.MixedBlock``): ``continuous()`` with the discrete
     values as they are, then ``updates()``; while ``iterate`` (initialization, event
     iterations), again until ``discrete_values()`` no longer changes."""
     continuous()
+    earlier = assertions.failed
     for _ in range(MIXED_ITERATIONS):
         guess = discrete_values()
-        updates()
+        assertions.failed = False
+        assertions.deferring += 1
+        try:
+            updates()
+        finally:
+            assertions.deferring -= 1
         if not iterate or discrete_values() == guess:
+            if assertions.failed:
+                updates()   # the converged pass again: its assertions count now
+            assertions.failed = earlier or assertions.failed
             return
         continuous()
     raise SimulationError(f"{describe()} does not converge at t = {v[0]}: its discrete "

@@ -442,7 +442,8 @@ class Enumeration:
 
 @node
 class DerClass:
-    """``type dfdx = der(f, x)``: a derivative-of-function class (parsed, not flattened)."""
+    """``function dfdx = der(f, x)``: a partial derivative of a function (MLS 12.7.2; made by
+    ``compiler.flatten.partial_derivatives``)."""
     function: TypeName
     variables: tuple[str, ...]
     span: Optional[Span] = _span()
