@@ -1,0 +1,47 @@
+"""Constructs that stopped MultiBody examples (issue 14), each in a small self-written model
+(msl_models/MultiBodyGaps.mo) compiled with gcc's warnings as errors and compared with numpy."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import simulate_fmu
+
+GAPS = Path(__file__).parent / "msl_models" / "MultiBodyGaps.mo"
+
+
+def simulate(fmus, model: str, names, stop=1.0):
+    fmu = fmus.build(GAPS, f"MultiBodyGaps.{model}")
+    return simulate_fmu(str(fmu), stop_time=stop, output_interval=stop / 20,
+                        relative_tolerance=1e-8, output=list(names))
+
+
+def matrix_names(name: str, rows: int, columns: int) -> list[str]:
+    return [f"{name}[{i + 1},{j + 1}]" for i in range(rows) for j in range(columns)]
+
+
+def test_outer_product_identity_and_skew_in_a_function_body(fmus):
+    names = matrix_names("R", 3, 3)
+    result = simulate(fmus, "Matrices.Rotation", names)
+    e = np.array([1, 2, 2]) / 3
+    skew = np.array([[0, -e[2], e[1]], [e[2], 0, -e[0]], [-e[1], e[0], 0]])
+    for row in result:
+        a = row["time"]
+        expected = np.outer(e, e) + (np.eye(3) - np.outer(e, e)) * np.cos(a) - skew * np.sin(a)
+        got = np.array([row[name] for name in names]).reshape(3, 3)
+        assert got == pytest.approx(expected, abs=1e-12)
+        # planar rotations are orthogonal
+        assert got @ got.T == pytest.approx(np.eye(3), abs=1e-12)
+
+
+def test_transpose_and_diagonal_in_a_function_body(fmus):
+    b_names, c_names = matrix_names("B", 3, 2), matrix_names("C", 3, 3)
+    result = simulate(fmus, "Matrices.Mixed", b_names + c_names)
+    for row in result:
+        t = row["time"]
+        A = np.array([[1, t, 2], [-t, 3, 0.5]])
+        got_b = np.array([row[name] for name in b_names]).reshape(3, 2)
+        got_c = np.array([row[name] for name in c_names]).reshape(3, 3)
+        assert got_b == pytest.approx(A.T, abs=1e-12)
+        assert got_c == pytest.approx(np.diag([1, 2 * t, 3]) @ A.T @ A + np.eye(3), abs=1e-12)
