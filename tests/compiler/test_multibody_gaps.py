@@ -45,3 +45,23 @@ def test_transpose_and_diagonal_in_a_function_body(fmus):
         got_c = np.array([row[name] for name in c_names]).reshape(3, 3)
         assert got_b == pytest.approx(A.T, abs=1e-12)
         assert got_c == pytest.approx(np.diag([1, 2 * t, 3]) @ A.T @ A + np.eye(3), abs=1e-12)
+
+
+def test_never_binds_an_alias_set_only_when_all_its_members_say_never(fmus):
+    # phi'' = -4 phi, phi(0) = 1, phi'(0) = 0: phi = cos(2t); rotor.phi is phi
+    result = simulate(fmus, "StateSelection.NeverAlias", ["phi", "rotor.phi", "rotor.w"])
+    t = result["time"]
+    assert result["phi"] == pytest.approx(np.cos(2 * t), abs=1e-6)
+    assert result["rotor.phi"] == pytest.approx(np.cos(2 * t), abs=1e-6)
+    assert result["rotor.w"] == pytest.approx(-2 * np.sin(2 * t), abs=1e-6)
+
+
+def test_an_always_variable_stays_a_state_where_its_pivot_is_the_larger(fmus):
+    # y = -k x; the lever's force gives (1 + k^2) x'' = -(1 + k^2) x: x = 0.01 cos t
+    result = simulate(fmus, "StateSelection.LeverAlways", ["x", "y", "vx", "lambda"], stop=3)
+    t = result["time"]
+    assert result["x"] == pytest.approx(0.01 * np.cos(t), abs=1e-7)
+    assert result["vx"] == pytest.approx(-0.01 * np.sin(t), abs=1e-7)
+    assert result["y"] == pytest.approx(-1.0 * np.cos(t), abs=1e-5)
+    # lambda = y'' + y = -k (x'' + x) = 0
+    assert result["lambda"] == pytest.approx(0 * t, abs=1e-5)

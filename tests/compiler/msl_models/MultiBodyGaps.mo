@@ -33,4 +33,45 @@ package MultiBodyGaps
       (B, C) = mixed(A, {1, 2*time, 3});
     end Mixed;
   end Matrices;
+
+  package StateSelection "stateSelect in alias sets and closed loops"
+    model Rotor "Its angle and speed are never states: the outer model's aliases are"
+      Real phi(stateSelect=StateSelect.never);
+      Real w(stateSelect=StateSelect.never);
+      Real a;
+    equation
+      w = der(phi);
+      a = der(w);
+    end Rotor;
+
+    model NeverAlias "A never-variable aliased with a default one that must be a state"
+      Rotor rotor;
+      Real phi(start=1, fixed=true);
+      Real w(start=0, fixed=true);
+      Real a;
+    equation
+      phi = rotor.phi;
+      w = der(phi);
+      a = der(w);
+      a = -4*phi;
+    end NeverAlias;
+
+    model LeverAlways
+      "Two springy masses tied by a lever k x + y = 0 (index 3): x moves 1/k as far as y, so
+      at each level of the constraint the always-variable x has the larger pivot; y must
+      still be the dummy"
+      parameter Real k = 100;
+      Real x(stateSelect=StateSelect.always, start=0.01, fixed=true);
+      Real vx(stateSelect=StateSelect.always, start=0, fixed=true);
+      Real y;
+      Real vy;
+      Real lambda "force of the lever";
+    equation
+      vx = der(x);
+      vy = der(y);
+      der(vx) = -x + k*lambda;
+      der(vy) = -y + lambda;
+      k*x + y = 0;
+    end LeverAlways;
+  end StateSelection;
 end MultiBodyGaps;
