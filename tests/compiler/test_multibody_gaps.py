@@ -7,6 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+from scipy.optimize import brentq
+
+from compiler.api import flatten_model
+from compiler.causalize import causalize
+from compiler.system import NewtonBlock, leaf_blocks
 
 GAPS = Path(__file__).parent / "msl_models" / "MultiBodyGaps.mo"
 
@@ -65,3 +70,26 @@ def test_an_always_variable_stays_a_state_where_its_pivot_is_the_larger(fmus):
     assert result["y"] == pytest.approx(-1.0 * np.cos(t), abs=1e-5)
     # lambda = y'' + y = -k (x'' + x) = 0
     assert result["lambda"] == pytest.approx(0 * t, abs=1e-5)
+
+
+def newton_tears(model: str) -> list[tuple[str, ...]]:
+    system = causalize(flatten_model(GAPS, f"MultiBodyGaps.{model}"))
+    return [block.vars for block in leaf_blocks(system.blocks) if type(block) is NewtonBlock]
+
+
+def test_tearing_does_not_divide_by_a_parameter_that_is_zero(fmus):
+    assert newton_tears("Tearing.ZeroParameter") == [("x", "y")]
+    result = simulate(fmus, "Tearing.ZeroParameter", ["x", "y"])
+    # x = 0.5 - a y = 0.5, y = sqrt(1 + t - x^2) (the root near the start value 1)
+    assert result["x"] == pytest.approx(0.5 + 0 * result["time"], abs=1e-9)
+    assert result["y"] == pytest.approx(np.sqrt(0.75 + result["time"]), abs=1e-8)
+
+
+def test_tearing_iterates_on_the_unknown_with_a_start_value_of_equal_counts(fmus):
+    assert newton_tears("Tearing.StartValues") == [("phi",)]
+    result = simulate(fmus, "Tearing.StartValues", ["phi", "axis_c"])
+    for row in result:
+        expected = brentq(lambda phi: np.cos(phi) * (1 + phi) - (1 - 0.5 * row["time"]),
+                          -0.9, 0.5, xtol=1e-14)   # increasing there: the one root
+        assert row["phi"] == pytest.approx(expected, abs=1e-8)
+        assert row["axis_c"] == pytest.approx(np.cos(expected), abs=1e-8)

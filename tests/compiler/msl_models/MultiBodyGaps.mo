@@ -74,4 +74,27 @@ package MultiBodyGaps
       k*x + y = 0;
     end LeverAlways;
   end StateSelection;
+
+  package Tearing "Which unknown a nonlinear loop iterates on"
+    model ZeroParameter
+      "x is torn first; a y = 0.5 - x must not be solved for y while a = 0 (a rod's length
+      along an axis it does not extend in)"
+      parameter Real a = 0;
+      Real x(start = 0.5);
+      Real y(start = 1);
+    equation
+      x^2 + y^2 = 1 + time;
+      a*y + x = 0.5;
+    end ZeroParameter;
+
+    model StartValues
+      "The angle phi, with a start value, is iterated on rather than axis_c (first by name,
+      no start value: its guess 0 is what phi's solution would divide by)"
+      Real axis_c;
+      Real phi(start = 0.3);
+    equation
+      axis_c = cos(phi);
+      axis_c*(1 + phi) = 1 - 0.5*time;
+    end StartValues;
+  end Tearing;
 end MultiBodyGaps;
