@@ -93,3 +93,14 @@ def test_tearing_iterates_on_the_unknown_with_a_start_value_of_equal_counts(fmus
                           -0.9, 0.5, xtol=1e-14)   # increasing there: the one root
         assert row["phi"] == pytest.approx(expected, abs=1e-8)
         assert row["axis_c"] == pytest.approx(np.cos(expected), abs=1e-8)
+
+
+def test_a_member_reaches_a_joined_sub_bus_through_another_bus_of_its_set(fmus):
+    names = ["drive.x", "drive.axisBus.rate", "drive.axisBus.measured", "bus.axis1.ref"]
+    result = simulate(fmus, "Buses.Robot", names)
+    t, w, T = result["time"], np.pi, 0.1   # the reference sin(w t); T x' = ref - x, x(0) = 0
+    x = (np.sin(w * t) - w * T * np.cos(w * t) + w * T * np.exp(-t / T)) / (1 + (w * T) ** 2)
+    assert result["drive.x"] == pytest.approx(x, abs=1e-6)
+    assert result["drive.axisBus.measured"] == pytest.approx(x, abs=1e-6)
+    assert result["bus.axis1.ref"] == pytest.approx(np.sin(w * t), abs=1e-9)
+    assert result["drive.axisBus.rate"] == pytest.approx(np.pi * np.cos(w * t), abs=1e-9)

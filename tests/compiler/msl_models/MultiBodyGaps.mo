@@ -97,4 +97,51 @@ package MultiBodyGaps
       axis_c*(1 + phi) = 1 - 0.5*time;
     end StartValues;
   end Tearing;
+
+  package Buses "Nested expandable connectors (MLS 9.1.3), as a robot's control bus"
+    expandable connector AxisBus
+      Real ref "potentially present";
+      Real measured "potentially present";
+    end AxisBus;
+
+    expandable connector ControlBus
+      AxisBus axis1;
+      AxisBus axis2 "declared, never connected: none of its members is present";
+    end ControlBus;
+
+    connector RealIn = input Real;
+    connector RealOut = output Real;
+
+    model Planner "puts the reference of axis 1 and its rate on the bus"
+      ControlBus bus;
+      RealOut position = sin(3.141592653589793*time);
+      RealOut rate = 3.141592653589793*cos(3.141592653589793*time);
+    equation
+      connect(position, bus.axis1.ref);
+      connect(rate, bus.axis1.rate) "the drive does not read it";
+    end Planner;
+
+    model Drive "a first-order follower of the reference; puts its position on the bus"
+      AxisBus axisBus;
+      parameter Real T = 0.1;
+      Real x(start = 0, fixed = true);
+      RealIn ref;
+      RealOut y = x;
+    equation
+      T*der(x) = ref - x;
+      connect(axisBus.ref, ref);
+      connect(y, axisBus.measured);
+    end Drive;
+
+    model Robot
+      "axis 1's bus gets the rate only through the planner's bus, after it was joined with
+      the drive's bus"
+      ControlBus bus;
+      Planner planner;
+      Drive drive;
+    equation
+      connect(planner.bus, bus);
+      connect(bus.axis1, drive.axisBus);
+    end Robot;
+  end Buses;
 end MultiBodyGaps;
