@@ -11,6 +11,7 @@ from fmpy import simulate_fmu
 
 from compiler.api import flatten_model
 from compiler.flat import Const, Var
+from compiler.flatten import FlattenError
 
 MODELS = Path(__file__).parent / "msl_models" / "Overdetermined.mo"
 
@@ -42,3 +43,10 @@ def test_a_ring_of_rotations_closes_through_the_equality_constraint(fmus):
         assert result[f"{name}.R[1]"] == pytest.approx(np.cos(3 * t), abs=1e-9)
         assert result[f"{name}.R[2]"] == pytest.approx(np.sin(3 * t), abs=1e-9)
     assert all(result["ground.isRoot"])
+
+
+def test_an_array_of_an_overdetermined_type_in_a_connector_is_refused_as_unsupported():
+    with pytest.raises(FlattenError, match="an array of an overdetermined type in a "
+                                           "connector is not supported") as error:
+        flatten_model(MODELS, "Overdetermined.ArrayInConnector")
+    assert error.value.span.line > 1

@@ -77,4 +77,16 @@ package Overdetermined
     connect(second.frame_b, spring.frame_a);
     connect(spring.frame_b, ground.frame);
   end Ring;
+
+  model ArrayInConnector "an array of an overdetermined type in a connector: refused"
+    connector Frames
+      Orientation2D R[2];
+      flow Real t[2];
+    end Frames;
+    Frames a(R(each start = {1, 0}));
+    Frames b(R(each start = {1, 0}));
+  equation
+    connect(a, b);
+    a.R = {{1, 0}, {1, 0}};
+  end ArrayInConnector;
 end Overdetermined;
