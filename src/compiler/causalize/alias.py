@@ -234,6 +234,11 @@ def _merged(root, member, sign: int):
     elif root.start is None and start is not None:
         changes["start"] = start
     ranks = {_SELECT_RANK.get(item.state_select, 2): item.state_select for item in (root, member)}
+    if len(ranks) > 1:
+        # never ("do not use as state at all", MLS 4.9.7) binds the whole set only when every
+        # member says so: where another member may be a state, the set may (Rotor1D's own phi
+        # with its inner rotor's never-phi, one variable by alias equations)
+        ranks.pop(_SELECT_RANK["never"], None)
     strongest = ranks[max(ranks) if max(ranks) > 2 else min(ranks)]
     if strongest != root.state_select:
         changes["state_select"] = strongest

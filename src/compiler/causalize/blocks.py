@@ -34,11 +34,15 @@ def solve_reciprocal(residual, name: str):
 
 
 class BlockBuilder:
-    """Makes blocks; ``differentiable`` are the names partials are taken for."""
+    """Makes blocks; ``differentiable`` are the names partials are taken for, ``guessed``
+    those with a start value (tearing prefers them); ``vanishes`` tests whether an expression
+    of parameters is 0 (tearing does not divide by it)."""
 
     def __init__(self, differentiable, types: dict, assignment_partials: bool = True,
-                 calls=None):
+                 calls=None, guessed=frozenset(), vanishes=None):
         self.differentiable = differentiable
+        self.guessed = guessed
+        self.vanishes = vanishes
         self.types = types
         self.memo: dict = {}
         self.assignment_partials = assignment_partials  # also for assignments outside loops
@@ -111,7 +115,8 @@ class BlockBuilder:
         return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
 
     def newton(self, equations, residuals, unknowns) -> NewtonBlock:
-        tears, inner, left = tear(residuals, unknowns, self.differentiable)
+        tears, inner, left = tear(residuals, unknowns, self.differentiable, self.guessed,
+                                   self.vanishes)
         assignments = tuple(self.assignment(name, value, equations[k])
                             for k, name, value in inner)
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)

@@ -36,11 +36,28 @@ def select_states(problem) -> Dae:
     dae = problem.dae
     env = start_environment(with_changes(dae, variables=dae.variables +
                                          tuple(problem.new_variables)))
+    chosen = _at_start_or_generic(problem, env, by_columns=False)
+    if not respects_state_select(problem, chosen.states):
+        # row by row, an early row may take the column of another variable that a later row
+        # then needs, leaving it only an always-variable (a closed kinematic loop); column
+        # by column in order of preference takes an always-column only where no set of
+        # others spans the constraints
+        try:
+            by_columns = _at_start_or_generic(problem, env, by_columns=True)
+        except SingularAtStart:
+            by_columns = None
+        if by_columns is not None and respects_state_select(problem, by_columns.states):
+            chosen = by_columns
+    check_state_select(problem, list(chosen.states))
+    return chosen
+
+
+def _at_start_or_generic(problem, env, by_columns: bool) -> Dae:
     try:
-        return _select_states(problem, env)
+        return _select_states(problem, env, by_columns)
     except SingularAtStart as error:
         try:
-            return _select_states(problem, _generic(env, problem))
+            return _select_states(problem, _generic(env, problem), by_columns)
         except SingularAtStart:
             raise error from None
 
@@ -62,7 +79,7 @@ def _generic(env, problem):
                        env.initial, env.terminal, env.functions)
 
 
-def _select_states(problem, env) -> Dae:
+def _select_states(problem, env, by_columns: bool = False) -> Dae:
     dae = problem.dae
     tops, levels = _equation_chains(problem)
     families = _variable_chains(problem)
@@ -71,18 +88,26 @@ def _select_states(problem, env) -> Dae:
     dummies: set[str] = set()
     memo: dict = {}
     for level in range(max(levels.values()), 0, -1):
-        for k in [k for k, c in levels.items() if c == level]:
-            row = _row(problem, tops[k], families, env, memo)
-            _eliminate(row, pivots)
-            column = _pivot(problem, row, families, chosen, level, k)
-            pivots.append((row, column))
-            chosen.append(column)
+        if by_columns:
+            rows = {k: _row(problem, tops[k], families, env, memo)
+                    for k, c in levels.items() if c == level}
+            for row in rows.values():
+                _eliminate(row, pivots)
+            for row, column in _pivots_by_columns(problem, rows, families, chosen, level):
+                pivots.append((row, column))
+                chosen.append(column)
+        else:
+            for k in [k for k, c in levels.items() if c == level]:
+                row = _row(problem, tops[k], families, env, memo)
+                _eliminate(row, pivots)
+                column = _pivot(problem, row, families, chosen, level, k)
+                pivots.append((row, column))
+                chosen.append(column)
         for j in chosen:
             chain = families[j]
             dummies.add(problem.names[chain[len(chain) - level]])
     states = [problem.names[j] for j, d in enumerate(problem.derivative)
               if d >= 0 and problem.names[d] not in dummies]
-    check_state_select(problem, states)
     equations = tuple(problem.discrete_equations) + tuple(problem.equations)
     return with_changes(dae, variables=dae.variables + tuple(problem.new_variables),
                         equations=equations, states=tuple(states))
@@ -168,6 +193,57 @@ def _pivot(problem, row: dict, families, chosen: list, level: int, k: int) -> in
                 -(len(families[j]) - level), -candidates[j], problem.names[j])
     eligible = [j for j, size in candidates.items() if size >= PIVOT_THRESHOLD * largest]
     return min(eligible, key=preference)
+
+
+def _pivots_by_columns(problem, rows: dict, families, chosen: list, level: int) -> list:
+    """(row, column) pivots of one level's constraint ``rows`` (k -> row, eliminated by the
+    higher levels' pivots): Gaussian elimination column by column in order of preference
+    (the most wanted dummy first, as ``_pivot`` ranks them), each column pivoting on its
+    largest remaining entry. A column whose remaining entries have fallen below
+    PIVOT_THRESHOLD of its largest entry depends on the columns taken (nearly): it is
+    passed over, and taken in a second pass only if the rows need it."""
+    taken = set(chosen)
+    columns = sorted({j for row in rows.values() for j in row
+                      if j not in taken and len(families[j]) - 1 >= level},
+                     key=lambda j: _preference(problem, families, level, j))
+    largest = {j: max(abs(row.get(j, 0.0)) for row in rows.values()) for j in columns}
+    always = {j for j in columns if problem.table[problem.names[j]].state_select == "always"}
+    remaining = dict(rows)
+    pivots = []
+    for threshold, last in ((PIVOT_THRESHOLD, always), (0.0, always), (0.0, set())):
+        for j in columns:
+            if not remaining or j in taken or j in last:
+                continue
+            k = max(remaining, key=lambda k: (abs(remaining[k].get(j, 0.0)), -k))
+            size = abs(remaining[k].get(j, 0.0))
+            if size <= SINGULAR or size < threshold * largest[j]:
+                continue
+            row = remaining.pop(k)
+            for other in remaining.values():
+                _eliminate(other, [(row, j)])
+            pivots.append((row, j))
+            taken.add(j)
+    if remaining:
+        k = min(remaining)
+        _pivot(problem, {}, families, chosen + [j for _, j in pivots], level, k)  # raises
+    return pivots
+
+
+def _preference(problem, families, level: int, j: int) -> tuple:
+    """Sort key of dummy candidates, the most wanted first: stateSelect (never first), no
+    fixed start value, derivatives to spare."""
+    item = problem.table[problem.names[j]]
+    return (_SELECT_RANK.get(item.state_select, 2), item.fixed and item.start is not None,
+            -(len(families[j]) - level), problem.names[j])
+
+
+def respects_state_select(problem, states) -> bool:
+    state_set = set(states)
+    for name in problem.names:
+        select = problem.table[name].state_select
+        if (select == "always") != (name in state_set) and select in ("always", "never"):
+            return False
+    return True
 
 
 def check_state_select(problem, states: list[str]) -> None:

@@ -20,6 +20,7 @@ from compiler.causalize.dae import (
 from compiler.causalize.partition import is_latch, matchable
 from compiler.causalize.matching import maximum_matching
 from compiler.causalize.sort import sorted_blocks
+from compiler.causalize.start import vanishing_test
 from compiler.causalize.statements import map_algorithm, without_inactive_whens
 from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
 from compiler.symbolic.transform import replace_nodes
@@ -56,7 +57,10 @@ def initialization_blocks(dae: Dae) -> list:
     differentiable = {name for name, item in init_table.items()
                       if item.kind == CONTINUOUS and item.type == "Real"}
     builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()},
-                           assignment_partials=False, calls=function_derivatives(dae))
+                           assignment_partials=False, calls=function_derivatives(dae),
+                           guessed={name for name, item in init_table.items()
+                                    if item.start is not None},
+                           vanishes=vanishing_test(dae))
     spans = {name: item.span for name, item in init_table.items()}
     match = lambda equation, index: matchable(equation, init_table, index, True)  # noqa: E731
     equations += _state_starts(dae, equations, unknowns, match, algorithms)

@@ -11,6 +11,7 @@ from compiler.causalize.dae import CONTINUOUS, DISCRETE, INPUT, Dae, der_name, f
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.partition import is_latch, matchable
 from compiler.causalize.sort import needed, sorted_blocks
+from compiler.causalize.start import vanishing_test
 
 
 def simulation_blocks(dae: Dae) -> tuple[list, int, int]:
@@ -24,7 +25,9 @@ def simulation_blocks(dae: Dae) -> tuple[list, int, int]:
     differentiable = {item.name for item in dae.variables
                       if item.kind in (CONTINUOUS, INPUT) and item.type == "Real"}
     builder = BlockBuilder(differentiable, {item.name: item.type for item in dae.variables},
-                           assignment_partials=False, calls=function_derivatives(dae))
+                           assignment_partials=False, calls=function_derivatives(dae),
+                           guessed={item.name for item in dae.variables if item.start is not None},
+                           vanishes=vanishing_test(dae))
     blocks = sorted_blocks(list(dae.equations), unknowns,
                            lambda equation, index: matchable(equation, table, index), builder,
                            {item.name: item.span for item in dae.variables}, "system",

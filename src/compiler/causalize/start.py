@@ -49,6 +49,21 @@ def start_environment(dae: Dae, time: float = 0.0) -> Environment:
     return env
 
 
+def vanishing_test(dae: Dae):
+    """A test whether an expression of parameters is 0 at their values (NaN is not), which
+    builds the start environment of ``dae`` at its first use only."""
+    env = []
+
+    def vanishes(expr) -> bool:
+        if not env:
+            env.append(start_environment(dae))
+        try:
+            return float(evaluate(expr, env[0])) == 0.0
+        except (EvaluationError, TypeError, ValueError):
+            return False
+    return vanishes
+
+
 def _expression(item):
     if item.kind in (PARAMETER, CONSTANT) and item.binding is not None:
         return item.binding

@@ -4,14 +4,17 @@ Input: the residuals of one strongly connected block, its unknowns and the names
 variables that vary in time. Output: iteration (tear) variables, the other unknowns as
 explicit assignments in evaluation order, and the residuals left for Newton. Heuristic:
 solve an equation that has one unknown left and is linear in it; when none is, tear the
-unknown that occurs in the most remaining equations.
+unknown that occurs in the most remaining equations, of several such one with a start value
+(the guess Newton starts from: a joint angle's 0 rather than a rotation matrix entry's 0
+that no angle gives).
 
 Solving ``c * x + b = 0`` for ``x`` divides by ``c``. A coefficient of parameters and
 constants is safe; one that reads unknowns of the block is taken next (the iteration
 controls them, and physical coefficients such as a resistance stay away from zero); one that
 reads other time-varying variables is never divided by: such a variable may well pass
 through zero (``P = v * i`` with a sine voltage ``v``, 0 at the start), so the equation is
-left as a residual and the division never happens.
+left as a residual and the division never happens. Nor is a coefficient of parameters that
+is 0 at their values (a rod's length along an axis it does not extend in).
 """
 from __future__ import annotations
 
@@ -20,10 +23,13 @@ from compiler.symbolic import affine_form, solve_for
 SAFE, BY_UNKNOWNS = 0, 1  # how safe the division of a solved equation is, best first
 
 
-def tear(residuals: list, unknowns: list[str], varying=frozenset()):
+def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=frozenset(),
+         vanishes=None):
     """``(tears, inner, left)``: tear names, ``(k, name, value)`` assignments in order, and the
     indices of the residuals left over (as many as tears). ``varying``: the names of the
-    variables that change in time (the block's unknowns among them or not)."""
+    variables that change in time (the block's unknowns among them or not); ``guessed``: the
+    names of those with a start value; ``vanishes``: whether an expression of parameters is 0
+    at their values."""
     block = set(unknowns)
     open_unknowns = set(unknowns)
     occurs = [residual.variables() & block for residual in residuals]
@@ -32,7 +38,7 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset()):
     tears, inner = [], []
     while open_unknowns:
         step = _solvable(residuals, occurs, remaining, open_unknowns, block, set(varying),
-                         solutions)
+                         solutions, vanishes)
         if step is not None:
             k, name, value = step
             inner.append(step)
@@ -43,13 +49,14 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset()):
         for k in remaining:
             for name in occurs[k] & open_unknowns:
                 counts[name] += 1
-        chosen = max(sorted(counts), key=lambda name: counts[name])
+        chosen = max(sorted(counts), key=lambda name: (counts[name], name in guessed))
         tears.append(chosen)
         open_unknowns.discard(chosen)
     return tears, inner, sorted(remaining)
 
 
-def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solutions):
+def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solutions,
+              vanishes):
     """The first equation with one open unknown whose solution is safe, else the first whose
     solution divides only by unknowns of the block; None if neither."""
     best = None
@@ -59,7 +66,7 @@ def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solut
             continue
         (name,) = left
         if (k, name) not in solutions:
-            solutions[k, name] = _solution(residuals[k], name, block, varying)
+            solutions[k, name] = _solution(residuals[k], name, block, varying, vanishes)
         found = solutions[k, name]
         if found is None:
             continue
@@ -71,14 +78,16 @@ def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solut
     return best
 
 
-def _solution(residual, name: str, block, varying):
+def _solution(residual, name: str, block, varying, vanishes):
     """``(level, value)`` of ``name`` from ``residual``, or None when it is not linear in it
-    or would divide by a time-varying variable from outside the block."""
+    or would divide by a time-varying variable from outside the block or by 0."""
     value = solve_for(residual, name)
     if value is None:
         return None
     coefficient = affine_form(residual, (name,))[0][name]
     read = coefficient.variables() & varying
     if not read:
+        if vanishes is not None and coefficient.variables() and vanishes(coefficient):
+            return None
         return SAFE, value
     return (BY_UNKNOWNS, value) if read <= block else None

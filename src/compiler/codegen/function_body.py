@@ -12,6 +12,8 @@ from compiler import flat
 from compiler.codegen.cexpr import c_constant
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import source_place
+from compiler.codegen.matrix_builtins import MATRIX_BUILTINS, matrix_element, matrix_shape, \
+    matrix_type
 from compiler.flatten.walk import nodes
 from compiler.fmu.c_tables import c_string
 
@@ -309,6 +311,8 @@ class BodyWriter:
             return self.type_of(node.args[1])
         if name == "cat":
             return _promote(*(self.type_of(arg) for arg in node.args[1:]))
+        if name in MATRIX_BUILTINS:
+            return matrix_type(self, node)
         if name in ("sum", "product", "min", "max", "abs", "sign", "div", "mod", "rem", "noEvent",
                     "fill"):
             return _promote(*(self.type_of(arg) for arg in node.args[:1 if name == "fill" else None]))
@@ -345,6 +349,8 @@ class BodyWriter:
                 return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args)
             if node.name == "cross":
                 return ("3",)
+            if node.name in MATRIX_BUILTINS:
+                return matrix_shape(self, node)
             if node.name == "smooth":
                 return self.shape(node.args[1])
             if node.name == "cat":
@@ -570,6 +576,8 @@ class BodyWriter:
                 return self._cross(node, index)
             if node.name == "cat":   # along the first dimension: the parts one after another
                 return f"{self._stacked(self._first_dimension_parts(node))}[{index}]"
+            if node.name in MATRIX_BUILTINS:
+                return matrix_element(self, node, index)
             if node.name == "smooth":   # smooth(p, e): e, with p derivatives (MLS 3.7.4.3)
                 return self.element(node.args[1], index)
         raise self.error(f"the array expression {kind.__name__}")

@@ -74,10 +74,10 @@ def _graph_query(call: ast.Call, env):
 
 
 def graph_node_query(name: str, call: ast.Call, env):
-    from compiler.flatten.names import resolve_elements
+    from compiler.flatten.connection_graph import graph_node
     if len(call.args) != 1 or call.named or type(call.args[0]) is not ast.ComponentRef:
         raise FlattenError(f"{name}() needs one argument, an overdetermined record", call.span)
-    node = resolve_elements(call.args[0], env)
+    node = graph_node(call.args[0], env, call.span)
     connections = env.ctx.connections
     if name == "isRoot":
         return flat.Const(connections.is_root(node))

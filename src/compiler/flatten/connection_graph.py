@@ -4,8 +4,9 @@ its overdetermined connectors (MLS 9.4).
 Input: every instance of the model. Output: ``Connections``: the ``connect`` equations with
 their environments, ``cardinality`` counts, and the graph built from ``connect`` (optional
 edges), ``Connections.branch`` (required edges), ``Connections.root``/``potentialRoot``
-(roots) between overdetermined records (record classes that define ``equalityConstraint``):
-its spanning trees give ``Connections.isRoot``, ``Connections.rooted`` and the connect edges
+(roots) between overdetermined records (record classes that define ``equalityConstraint``)
+and variables of overdetermined types (``type T = Real[n]`` with one; their node is the
+declared component, an ``instances.Node``): its spanning trees give ``Connections.isRoot``, ``Connections.rooted`` and the connect edges
 that are broken (their equality equations replaced by the ``equalityConstraint`` residues).
 They are gathered first because ``isRoot`` and ``cardinality`` may decide if-equations.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.instances import REMOVED, Instance, VarRecord
+from compiler.flatten.instances import REMOVED, Instance, Node, VarRecord
 from compiler.flatten.names import resolve_elements
 from compiler.lang import ast, unparse
 
@@ -134,22 +135,15 @@ class Connections:
             self.potential.append((self._node(a, env, span), level, len(self.potential), span))
 
     def _node(self, ref, env, span):
-        """The overdetermined record instance an argument of a graph operator names."""
+        """The node an argument of a graph operator names: an overdetermined record instance
+        or the declared variable of an overdetermined type."""
         if type(ref) is not ast.ComponentRef:
             raise FlattenError("the argument of a Connections operator must be a component of "
                                "a connector", span)
-        element = resolve_elements(ref, env)
+        element = graph_node(ref, env, span)
         if element is None:
             return None  # through a disabled conditional component
-        probe = element
-        while type(probe) is tuple and probe:
-            probe = probe[0]
-        if not isinstance(probe, Instance) and hasattr(probe, "info") and \
-                "equalityConstraint" in probe.info.classes:
-            raise FlattenError(f"'{unparse(ref)}' is of an overdetermined type (a type with a "
-                               "function equalityConstraint): these are not supported",
-                               ref.span or span)
-        if type(element) is tuple or not isinstance(element, Instance):
+        if type(element) is tuple or not isinstance(element, (Instance, Node)):
             raise FlattenError(f"'{unparse(ref)}' is not an overdetermined record (a record "
                                "with a function equalityConstraint)", ref.span or span)
         self.nodes[id(element)] = element
@@ -201,20 +195,20 @@ class Connections:
                 candidates = [(level, order, id(node)) for node, level, order, _ in
                               self.potential if node is not None and find(id(node)) in component]
                 if not candidates:
-                    names = ", ".join(sorted(self.nodes[key].path for key in self.nodes
+                    names = ", ".join(sorted(node_path(self.nodes[key]) for key in self.nodes
                                              if find(key) in component)[:3])
                     raise FlattenError(f"the overdetermined connection set of {names} has no "
                                        "root (Connections.root or potentialRoot)",
-                                       self.nodes[next(key for key in self.nodes
-                                                       if find(key) in component)].span)
+                                       node_span(self.nodes[next(key for key in self.nodes
+                                                                 if find(key) in component)]))
                 roots = [min(candidates)[2]]
             queue = deque()
             for key in roots:
                 if find(key) in owner:
                     raise FlattenError("two roots of the overdetermined connection graph ("
-                                       f"'{self.nodes[owner[find(key)]].path}' and "
-                                       f"'{self.nodes[key].path}') are joined by "
-                                       "Connections.branch", self.nodes[key].span)
+                                       f"'{node_path(self.nodes[owner[find(key)]])}' and "
+                                       f"'{node_path(self.nodes[key])}') are joined by "
+                                       "Connections.branch", node_span(self.nodes[key]))
                 owner[find(key)] = key
                 self.selected_roots.add(key)
                 queue.append(find(key))
@@ -265,6 +259,48 @@ class Connections:
 
     def is_broken(self, a, b) -> bool:
         return (id(a), id(b)) in self.broken or (id(b), id(a)) in self.broken
+
+
+def overdetermined_type(info) -> bool:
+    """Whether a class is an overdetermined type (a type with ``equalityConstraint``)."""
+    return info.kind == "type" and "equalityConstraint" in info.classes
+
+
+def graph_node(ref: ast.ComponentRef, env, span):
+    """What a reference names in the graph: for a variable of an overdetermined type its
+    declared component (one node for all its scalars), else the elements themselves; None
+    through a disabled component."""
+    element = resolve_elements(ref, env)
+    probe = element
+    while type(probe) is tuple and probe:
+        probe = probe[0]
+    if type(probe) is not VarRecord or not overdetermined_type(probe.info):
+        return element
+    last = ref.parts[-1]
+    holder = env.instance if len(ref.parts) == 1 else \
+        resolve_elements(ast.ComponentRef(ref.parts[:-1], ref.is_global, ref.span), env)
+    node = holder.member(last.name) if isinstance(holder, Instance) else None
+    if last.subscripts or node is None or not _one_value(node):
+        raise FlattenError(f"'{unparse(ref)}': an element of an array of an overdetermined "
+                           "type in the connection graph is not supported", ref.span or span)
+    return node
+
+
+def _one_value(node: Node) -> bool:
+    """Whether a declared variable of an overdetermined type is one value of it (not an
+    array of them): its dimensions are the type's own."""
+    return len(node.dims) == len(node.elements[0].info.dims)
+
+
+def node_path(node) -> str:
+    if isinstance(node, Instance):
+        return node.path
+    name = node.elements[0].name
+    return name[:name.rindex("[")] if node.dims else name
+
+
+def node_span(node):
+    return node.span if isinstance(node, Instance) else node.decl.span
 
 
 def _queries_graph(expr) -> bool:
@@ -346,7 +382,16 @@ def _overdetermined_pairs(a: Instance, b: Instance, overdetermined):
         yield a, b
         return
     for name, node in a.all_members():
-        if node is REMOVED or node.is_var:
+        if node is REMOVED:
+            continue
+        if node.is_var:
+            other = b.member(name)
+            if node.elements and overdetermined_type(node.elements[0].info) and \
+                    other is not None and other is not REMOVED:
+                if not _one_value(node):
+                    raise FlattenError(f"'{node_path(node)}': an array of an overdetermined "
+                                       "type in a connector is not supported", node.decl.span)
+                yield node, other
             continue
         other = b.member(name)
         if other is None or other is REMOVED or len(other.elements) != len(node.elements):

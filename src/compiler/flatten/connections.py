@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.instances import REMOVED, VarRecord
+from compiler.flatten.instances import REMOVED, Node, VarRecord
 from compiler.flatten.names import resolve_elements
 from compiler.flatten.rules import connections as connection_rules
 from compiler.lang import ast, unparse
@@ -133,7 +133,7 @@ def _connect(eq: ast.EqConnect, env, sets: _Sets, connections) -> list:
         broken = _broken_records(left, right, connections, env.ctx)
         for node_a, node_b in broken:
             residues.extend(_residues(node_a, node_b, env, eq))
-        cut = {id(record) for node, _ in broken for _, record in _primitives(node, "")}
+        cut = {id(record) for node, _ in broken for record in _scalars(node)}
         for (_, ra), (_, rb) in zip(left_vars, right_vars):
             _check_pair(ra, a_outside, rb, b_outside, eq, env.ctx)
             if ra.variability in ("constant", "parameter") or id(ra) in cut:
@@ -160,19 +160,35 @@ def _broken_records(left, right, connections, ctx) -> list:
             if connections.is_broken(a, b)]
 
 
+def _scalars(node) -> list:
+    """The scalar variables of a node of the connection graph."""
+    if type(node) is Node:   # a variable of an overdetermined type
+        return list(node.elements)
+    return [record for _, record in _primitives(node, "")]
+
+
+def _node_value(node):
+    """The value of a node of the connection graph (an array of a type's shape)."""
+    from compiler.flatten.names import _map, element_value, pick_flat
+    if type(node) is not Node:
+        return element_value(node)
+    return _map(element_value, pick_flat(node.elements, node.dims,
+                                         [list(range(1, size + 1)) for size in node.dims]))
+
+
 def _residues(node_a, node_b, env, eq) -> list:
     """``0 = equalityConstraint(a, b)`` for a broken edge, one equation per residue."""
     from compiler.flatten.calls import CallResult, ModelCalls
     from compiler.flatten.functions import function_header
-    from compiler.flatten.names import element_value
     from compiler.flatten.values import scalars
     ctx = env.ctx
-    entry = node_a.info.classes["equalityConstraint"]
+    info = node_a.elements[0].info if type(node_a) is Node else node_a.info
+    entry = info.classes["equalityConstraint"]
     header = function_header(ctx, entry, eq.span)
     if len(header.input_ports) < 2:
         raise FlattenError(f"{header.name} needs two inputs", eq.span)
-    ports = {header.input_ports[0].name: element_value(node_a),
-             header.input_ports[1].name: element_value(node_b)}
+    ports = {header.input_ports[0].name: _node_value(node_a),
+             header.input_ports[1].name: _node_value(node_b)}
     value = ModelCalls(env).finish_call(header, ports, eq.span, whole=True)
     if type(value) is CallResult:
         size = 1

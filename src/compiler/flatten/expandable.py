@@ -58,12 +58,24 @@ def complete_expandable(connects) -> bool:
     _join(joined, present, buses, pairs)
     if reads:
         _check_inputs_fed(reads, fed, pairs)
-    for key, bus in buses.items():
-        keep = present.get(key, set()) | set(bus.added)
-        for name in list(bus.info.members):
-            if name not in keep and not is_expandable(_first(bus.member(name))):
-                bus.members[name] = REMOVED  # declared, but no connection makes it present
+    for bus in buses.values():
+        _prune(bus, present)
     return True
+
+
+def _prune(bus, present: dict) -> None:
+    """Remove the declared members of ``bus`` that no connection makes present (they are
+    only potentially present), in its declared sub-buses too (``ControlBus`` declares six
+    axis buses, of which a one-axis model connects one)."""
+    keep = present.get(id(bus), set()) | set(bus.added)
+    for name in list(bus.info.members):
+        element = _first(bus.member(name))
+        if is_expandable(element):
+            if name not in keep:
+                for sub in bus.member(name).elements:
+                    _prune(sub, present)
+        elif name not in keep:
+            bus.members[name] = REMOVED  # declared, but no connection makes it present
 
 
 def _sides(ref: ast.ComponentRef, env) -> list:
@@ -163,15 +175,31 @@ def _check_inputs_fed(reads: list, fed: set, pairs: list) -> None:
 def _join(joined: list, present: dict, buses: dict, pairs: list) -> None:
     """Expandable connectors connected to each other: each gets every member present in
     one of them (``present``: id -> names; sub-buses joined in turn); ``pairs`` gets the
-    pairs joined, sub-buses included."""
+    pairs joined, sub-buses included. A sub-bus may be joined to a bus of another set that
+    gets members only from its own set's join (``connect(bus.axis1, axis.bus)`` where a
+    third connector fills ``bus.axis1`` through ``bus``): the sets are joined again until
+    no member is added."""
     pairs.extend(joined)
+    known = {(id(a), id(b)) for a, b in pairs}
+    while True:
+        nested, added = _join_once(pairs, present, buses)
+        nested = [(a, b) for a, b in nested if (id(a), id(b)) not in known]
+        known.update((id(a), id(b)) for a, b in nested)
+        pairs.extend(nested)
+        if not nested and not added:
+            return
+
+
+def _join_once(joined: list, present: dict, buses: dict) -> tuple[list, bool]:
+    """One union of the members of each set of connected buses: the pairs of sub-buses it
+    meets, and whether it added a member."""
     group_of: dict = {}
     for a, b in joined:
         merged = list(group_of.get(id(a), [a]))
         merged += [item for item in group_of.get(id(b), [b]) if item not in merged]
         for item in merged:
             group_of[id(item)] = merged
-    seen, nested = set(), []
+    seen, nested, added = set(), [], False
     for group in group_of.values():
         if id(group[0]) in seen:
             continue
@@ -184,15 +212,17 @@ def _join(joined: list, present: dict, buses: dict, pairs: list) -> None:
                 if element is not None:
                     members.setdefault(name, element)
         for bus in group:
-            present.setdefault(id(bus), set()).update(members)
+            mine_present = present.setdefault(id(bus), set())
+            added |= not set(members) <= mine_present
+            mine_present.update(members)
             for name, like in members.items():
                 if bus.member(name) in (None, REMOVED):
                     bus.add_member(name, like)
+                    added = True
                 mine = _first(bus.member(name))
                 if is_expandable(mine) and is_expandable(like) and mine is not like:
                     nested.append((mine, like))
-    if nested:
-        _join(nested, present, buses, pairs)
+    return nested, added
 
 
 def _member_elements(bus, name: str) -> list:
