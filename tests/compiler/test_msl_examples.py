@@ -46,6 +46,7 @@ WITH_C_SOURCES = (
 ISSUE_14 = (
     "Modelica.Mechanics.MultiBody.Examples.Elementary.Pendulum",
     "Modelica.Mechanics.MultiBody.Examples.Elementary.DoublePendulum",
+    "Modelica.Mechanics.MultiBody.Examples.Loops.Fourbar1",
 )
 
 pytestmark = pytest.mark.slow
