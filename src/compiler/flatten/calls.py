@@ -284,12 +284,22 @@ def _user_call(entry, info, call: ast.Call, env, whole: bool, owner=None):
         if resource is not None:
             return resource
     modified = _modified_inputs(info, header, env, owner)
-    ports = bind_call(header, call, calls.expr, lambda value, span: value, set(modified))
+    if header.functional:
+        header, ports = _functional_call(entry, call, env, calls, set(modified))
+    else:
+        ports = bind_call(header, call, calls.expr, lambda value, span: value, set(modified))
     for name, binding in modified.items():
         if name not in ports:
             ports[name] = translate_binding(binding)
     return vectorized(env.ctx, header, ports, lambda chosen: calls.finish_call(
         header, chosen, call.span, whole), call.span)
+
+
+def _functional_call(entry, call: ast.Call, env, calls, defaulted):
+    """The specialization to call and its ports, for a function with functional inputs."""
+    from compiler.flatten.higher_order import Caller, FunctionValue
+    caller = Caller(env.ctx, calls.expr, lambda ref: None, lambda ref: function_class(ref, env))
+    return caller.call(FunctionValue(entry), call, defaulted)
 
 
 def vectorized(ctx, header, ports: dict, call, span):

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.higher_order import Caller, FunctionValue
 from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
@@ -76,6 +77,7 @@ class FunctionScope:
         self.temporaries: list = []    # FunctionVars of the temporaries they assign
         self.tables: dict = {}         # package constant arrays indexed by variables
         self.loop_condition = False
+        self.functional: dict = {}     # functional input -> the FunctionValue passed to it
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
@@ -341,6 +343,9 @@ class FunctionScope:
 
     def _ref(self, ref: ast.ComponentRef):
         first = ref.parts[0]
+        if first.name in self.functional and not ref.is_global:
+            raise FlattenError(f"'{first.name}' is a function: it can be called or passed to a "
+                               "functional input, not used as a value", ref.span)
         if not ref.is_global and self._is_local(first.name):
             if first.name in self.records:
                 return self._record_ref(ref)
@@ -480,6 +485,8 @@ class FunctionScope:
         from compiler.flatten.functions import function_header
         func = call.func
         name = func.parts[0].name
+        if name in self.functional and len(func.parts) == 1 and not func.is_global:
+            return self._call_value(self.functional[name], call)
         if builtin_called(func, Env(self.ctx, None, self.entry)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
@@ -507,6 +514,8 @@ class FunctionScope:
             raise FlattenError(f"'{func.dotted}' is a {info.kind}; only functions can be called "
                                "in functions", func.span)
         header = function_header(self.ctx, entry, call.span)
+        if header.functional:
+            return self._call_value(FunctionValue(entry), call)
         if header.builtin:
             return flat.Call(header.external.function, tuple(self.expr(a) for a in call.args))
         if header.name in LOAD_RESOURCE and not call.named:
@@ -515,6 +524,24 @@ class FunctionScope:
             if resource is not None:
                 return resource
         return self.call_header(header, call)
+
+    def _call_value(self, value: FunctionValue, call: ast.Call):
+        """A call of a function passed to a functional input, or of one that has them."""
+        from compiler.flatten.calls import function_class
+        from compiler.flatten.context import Env
+
+        def local(ref):
+            if len(ref.parts) == 1 and not ref.is_global and not ref.parts[0].subscripts:
+                return self.functional.get(ref.parts[0].name)
+            return None
+        caller = Caller(self.ctx, lambda arg: self._argument(self.expr(arg), arg.span), local,
+                        lambda ref: function_class(ref, Env(self.ctx, None, self.entry)))
+        header, ports = caller.call(value, call)
+        return self.finish_call(header, ports, call.span)
+
+    def _argument(self, value, span):
+        return self._record_value(value, span) if type(value) in (RecordValue, RecordCall) \
+            else value
 
     def call_header(self, header, call: ast.Call):
         from compiler.flatten.calls import bind_call
