@@ -108,6 +108,8 @@ class Classes:
         self.type_cache: dict = {}  # (class info, type name, scope) ids -> ClassEntry
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
+        self._extended: dict[int, ClassEntry] = {}  # id(class extends entry) -> the class it extends
+        self._plain_extends: set[int] = set()  # those without ``redeclare``
 
     def info_named(self, name: str) -> ClassInfo | None:
         """The expanded class of a full name (as record values carry it), or None."""
@@ -169,10 +171,37 @@ class Classes:
         elif isinstance(body, ast.ShortClass):
             self._short_class(info, body, definition)
         else:
-            if definition.extends_base:
-                raise FlattenError("'class extends' is not supported", definition.span)
             restrictions.check_composition(info.kind, info.name, definition, body)
+            if definition.extends_base:
+                # ``model extends B(mods) ... end B``: the inherited B, modified, is the
+                # implicit base of the new B (MLS 7.3.1)
+                original = self._class_extended(info.entry, definition)
+                self._inherit(info, self.expand(original, definition.span), definition.base_mod,
+                              info.entry)
+                info.protected.update(self.expand(original).protected)
             self._composition(info, body)
+
+    def seen_from(self, found: ClassEntry, scope: ClassEntry | None) -> ClassEntry:
+        """The class an instance's name denotes for a declaration written in ``scope``: a
+        ``class extends`` without ``redeclare`` is the new class only for the text of the
+        classes that have it; declarations inherited from a base still see the class they
+        named there (the original is not replaced)."""
+        while id(found) in self._plain_extends and scope is not None and \
+                self.expand(scope).classes.get(found.name) is not found:
+            found = self._extended[id(found)]
+        return found
+
+    def _class_extended(self, entry: ClassEntry, definition: ast.ClassDef) -> ClassEntry:
+        """The inherited class a ``class extends`` entry extends: recorded when its enclosing
+        class is expanded."""
+        original = self._extended.get(id(entry))
+        if original is None and entry.parent is not None:
+            self.expand(entry.parent, definition.span)
+            original = self._extended.get(id(entry))
+        if original is None:
+            raise FlattenError(f"'{definition.name}' is extended by 'class extends', but no "
+                               "class of that name is inherited (MLS 7.3.1)", definition.span)
+        return original
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
@@ -387,6 +416,9 @@ class Classes:
                 if element.extends_base:
                     redeclarations.check_class_extends(element, info.classes.get(element.name),
                                                        self.definition)
+                    self._extended[id(entry.child(element.name))] = info.classes[element.name]
+                    if not element.redeclare:
+                        self._plain_extends.add(id(entry.child(element.name)))
                 if element.redeclare:
                     self._redeclare_element(info, entry.child(element.name), element)
                 elif element.name in info.classes and not element.extends_base:

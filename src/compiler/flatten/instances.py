@@ -198,7 +198,7 @@ class Instance:
             original = self.info.classes.get(name)
             if original is None:
                 raise FlattenError(f"class '{name}' is not replaceable", sub.span)
-            entry = ClassEntry(name, env.scope, element)
+            entry = _aliased(element, env) or ClassEntry(name, env.scope, element)
             self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
             return entry
         return self.info.classes.get(name)
@@ -210,6 +210,17 @@ class Instance:
         if self.info.kind in _INTERFACE_KINDS:
             return field(self.mod, name)
         return self.mod.args.get(name)
+
+
+def _aliased(element: ast.ClassDef, env):
+    """``redeclare package Medium = Medium``: the class the name denotes in the instance the
+    modification is written for (whose own ``Medium`` may be redeclared in turn), not the
+    one its text declares; None for a class that adds anything to its base."""
+    body = element.body
+    if env.instance is None or not isinstance(body, ast.ShortClass) or body.dims or \
+            body.modification is not None or body.causality or body.variability or body.flow:
+        return None
+    return names.resolve_type(env.instance, body.base, env.scope)
 
 
 def _member_mod(inst: Instance, member):

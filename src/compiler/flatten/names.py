@@ -13,7 +13,7 @@ from compiler.flatten import translate as translation
 from compiler.flatten.classes import BUILTIN_CLASSES, Member
 from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
-from compiler.flatten.modifiers import from_ast
+from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
 from compiler.flatten.rules import visibility
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
@@ -39,6 +39,7 @@ def _resolve_type(inst, type_name, scope, classes):
     if not type_name.is_global:
         local = inst.class_named(type_name.parts[0])
         if local is not None:
+            local = classes.seen_from(local, scope)
             for part in type_name.parts[1:]:
                 local = classes.public_member_of(local, part, type_name.span)
                 if not isinstance(local, ClassEntry):
@@ -95,7 +96,8 @@ def _only_derived(inst, scope, name: str, ctx) -> bool:
     the name is looked up where the base class is written instead."""
     if scope is None or scope is inst.info.entry or id(scope) not in inst.info.bases:
         return False
-    return name not in ctx.classes.expand(scope).members
+    base = ctx.classes.expand(scope)
+    return name not in base.members and name not in base.classes
 
 
 def _check_time(env, span) -> None:
@@ -422,14 +424,20 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
 
 def package_constant(member: Member, ctx, span):
     """The value of a constant declared in a class, evaluated where possible."""
-    key = (id(member.scope), member.decl.name)
+    # the extends modifications that reach the constant take part: ``package P extends
+    # Base(x = 1.4)`` gives ``P.x`` another value than ``Base.x``
+    key = (id(member.scope), member.decl.name,
+           tuple((id(scope), tuple(map(id, args))) for args, scope in member.layers))
     if key in ctx.constants:
         return ctx.constants[key]
     decl = member.decl
     if decl.variability != "constant":
         raise FlattenError(f"'{decl.name}' is not a constant, so it cannot be used from outside "
                            f"an instance of {member.scope.full_name}", span)
-    mod = from_ast(decl.modification, Env(ctx, None, member.scope))
+    layers = [from_arguments(args, Env(ctx, None, scope)).get(decl.name)
+              for args, scope in member.layers]
+    layers.append(from_ast(decl.modification, Env(ctx, None, member.scope)))
+    mod = merge_all([layer for layer in layers if layer is not None], decl.name)
     if mod is None or mod.binding is None:
         raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
     value = translation.binding_value(mod)

@@ -1,0 +1,74 @@
+package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
+  partial package PartialLiquid "The interface of a liquid: constants and a function"
+    constant Real cp "specific heat capacity";
+    constant Real T0 = 273.15 "where the specific enthalpy is zero";
+    replaceable partial function specificEnthalpy
+      input Real T;
+      output Real h;
+    end specificEnthalpy;
+    replaceable record State
+      Real T;
+    end State;
+  end PartialLiquid;
+
+  package ConstantCp "h = cp*(T - T0)"
+    extends PartialLiquid(cp = 4184);
+    redeclare function extends specificEnthalpy
+    algorithm
+      h := cp*(T - T0);
+    end specificEnthalpy;
+  end ConstantCp;
+
+  package LinearCp "cp grows with T: h = cp*(T - T0) + a/2*(T - T0)^2"
+    extends PartialLiquid(cp = 1800);
+    constant Real a = 3;
+    redeclare function extends specificEnthalpy "with an input of its own"
+      input Real scale = 1;
+    algorithm
+      h := scale*(cp*(T - T0) + a/2*(T - T0)^2);
+    end specificEnthalpy;
+    redeclare record extends State
+      Real p = 1e5;
+    end State;
+  end LinearCp;
+
+  model Heater "a body heated at a constant rate; its liquid is a package parameter"
+    replaceable package Liquid = PartialLiquid;
+    parameter Real m = 2;
+    parameter Real Q = 1000;
+    Real T(start = 300, fixed = true);
+    Real h = Liquid.specificEnthalpy(T);
+    Liquid.State state(T = T);
+  equation
+    m*der(h) = Q;
+  end Heater;
+
+  model TwoLiquids
+    Heater water(redeclare package Liquid = ConstantCp);
+    Heater oil(redeclare package Liquid = LinearCp);
+    Real oilPressure = oil.state.p;
+  end TwoLiquids;
+
+  model Base
+    replaceable model Part
+      Real x = 1;
+    end Part;
+    Part inherited;
+  end Base;
+
+  model Extended "a redeclared class extends replaces the class for inherited components"
+    extends Base;
+    redeclare model extends Part(x = 2)
+      Real y = 3*x;
+    end Part;
+    Part own;
+  end Extended;
+
+  model NotRedeclared "without redeclare, the inherited component keeps the original class"
+    extends Base;
+    model extends Part
+      Real y = 3*x;
+    end Part;
+    Real z = inherited.y;
+  end NotRedeclared;
+end ClassExtends;

@@ -1,0 +1,68 @@
+"""class extends (MLS 7.3.1) and packages as parameters (msl_models/ClassExtends.mo): a model
+parameterized by a replaceable liquid package, used with two liquids whose specific enthalpy
+functions are ``redeclare function extends`` of a partial one, against the analytic
+temperatures; a redeclared ``model extends`` reaching inherited components, a plain one not."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fmpy import simulate_fmu
+
+from compiler.api import flatten_model
+from compiler.errors import CompilerError
+from compiler.flat_text import equation_lines
+
+CLASS_EXTENDS = Path(__file__).parent / "msl_models" / "ClassExtends.mo"
+T0, M, Q = 273.15, 2.0, 1000.0
+
+
+def expected_temperatures(t):
+    water = 300 + Q * t / (M * 4184)
+    # oil: h = cp*u + a/2*u^2 with u = T - T0 grows by Q/m
+    cp, a = 1800.0, 3.0
+    h = cp * (300 - T0) + a / 2 * (300 - T0) ** 2 + Q * t / M
+    oil = T0 + (-cp + np.sqrt(cp ** 2 + 2 * a * h)) / a
+    return water, oil
+
+
+def flat_equations(model: str) -> list[str]:
+    flat = flatten_model(CLASS_EXTENDS, f"ClassExtends.{model}", environ={})
+    return [" ".join(line.strip() for line in equation_lines(item, 0)) for item in flat.equations]
+
+
+def test_each_liquid_calls_its_own_extended_function():
+    equations = flat_equations("TwoLiquids")
+    assert "water.h = ClassExtends.ConstantCp.specificEnthalpy(water.T);" in equations
+    # the extension's own input keeps its default
+    assert "oil.h = ClassExtends.LinearCp.specificEnthalpy(oil.T, 1);" in equations
+    assert "oil.state.p = 100000.0;" in equations  # the extended record's new field
+
+
+def test_liquid_temperatures_match_the_analytic_solution(fmus):
+    fmu = fmus.build(CLASS_EXTENDS, "ClassExtends.TwoLiquids")
+    result = simulate_fmu(str(fmu), fmi_type="CoSimulation", stop_time=100.0,
+                          output_interval=10.0, relative_tolerance=1e-9,
+                          output=["water.T", "oil.T"])
+    water, oil = expected_temperatures(result["time"])
+    assert np.allclose(result["water.T"], water, rtol=1e-7)
+    assert np.allclose(result["oil.T"], oil, rtol=1e-7)
+    reference = fmus.reference(CLASS_EXTENDS, "ClassExtends.TwoLiquids", stop=100.0,
+                               interval=10.0, rtol=1e-9)
+    water, oil = expected_temperatures(reference.time)
+    assert np.allclose(reference["water.T"], water, rtol=1e-7)
+    assert np.allclose(reference["oil.T"], oil, rtol=1e-7)
+
+
+def test_a_redeclared_class_extends_reaches_inherited_components():
+    equations = flat_equations("Extended")
+    for part in ("inherited", "own"):
+        assert f"{part}.x = 2;" in equations
+        assert f"{part}.y = 3 * {part}.x;" in equations
+
+
+def test_a_class_extends_without_redeclare_leaves_inherited_components_alone():
+    with pytest.raises(CompilerError, match=r"ClassExtends.mo:72:\d+: .*unknown name 'y' in "
+                                            r"'inherited' \(class ClassExtends.Base.Part\)"):
+        flatten_model(CLASS_EXTENDS, "ClassExtends.NotRedeclared", environ={})
