@@ -66,3 +66,19 @@ def test_a_class_extends_without_redeclare_leaves_inherited_components_alone():
     with pytest.raises(CompilerError, match=r"ClassExtends.mo:72:\d+: .*unknown name 'y' in "
                                             r"'inherited' \(class ClassExtends.Base.Part\)"):
         flatten_model(CLASS_EXTENDS, "ClassExtends.NotRedeclared", environ={})
+
+
+def test_an_element_inherited_twice_identically_after_modification_is_one():
+    flat = flatten_model(CLASS_EXTENDS, "ClassExtends.Twice.Merged", environ={})
+    variables = {item.name: item for item in flat.variables}
+    assert sorted(variables) == ["exposes", "m", "mode", "y"]
+    m = variables["m"]
+    assert [item.value for item in (m.min, m.start, m.nominal)] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("model, place", [("DifferentValue", r":\d+:7"),
+                                          ("DifferentAttribute", r":\d+:7")])
+def test_an_element_inherited_twice_differently_is_refused(model, place):
+    with pytest.raises(CompilerError, match=place + r": .*duplicate declaration of '\w+' in "
+                                             rf"ClassExtends.Twice.{model}"):
+        flatten_model(CLASS_EXTENDS, f"ClassExtends.Twice.{model}", environ={})

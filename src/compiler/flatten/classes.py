@@ -366,8 +366,14 @@ class Classes:
         """Whether two declarations of one name are the same element: equal but for their
         descriptions and annotations, equally modified, their types the same class."""
         if a.layers != b.layers or _bare(a.decl) != _bare(b.decl):
-            return False
-        if a.scope is b.scope:
+            # declared or modified apart, they may still be identical after modification
+            # (MLS 7.3: the same parameter modified to the same expression on two paths)
+            if _unmodified(a.decl) != _unmodified(b.decl):
+                return False
+            effective = _effective_modification(a)
+            if effective is None or effective != _effective_modification(b):
+                return False
+        elif a.scope is b.scope:
             return True
         try:
             return self.lookup_class(a.decl.type_name, a.scope) is \
@@ -568,6 +574,49 @@ class Classes:
 def _bare(decl: ast.Component) -> ast.Component:
     """A declaration without what does not make it another element."""
     return dataclasses.replace(decl, description="", annotation=None)
+
+
+def _unmodified(decl: ast.Component) -> str:
+    """A declaration's text without its modification (nor description and annotation)."""
+    from compiler.lang.unparse import unparse
+    return unparse(dataclasses.replace(_bare(decl), modification=None))
+
+
+def _effective_modification(member: Member) -> dict | None:
+    """What the modifications of a member (its declaration's, then the extends layers over
+    it) set: path -> (final, the value's text); None when a redeclaration takes part (not
+    compared so)."""
+    result: dict = {}
+    modification = member.decl.modification
+    if modification is not None and not _modification_paths(modification, (), result):
+        return None
+    for arguments, _scope in reversed(member.layers):
+        for argument in arguments:
+            if not isinstance(argument, ast.ElementMod):
+                return None
+            found: dict = {}
+            if not _modification_paths(ast.Modification((dataclasses.replace(
+                    argument, name=argument.name[1:] or ("",)),)), (), found):
+                return None
+            result.update({tuple(part for part in path if part): value
+                           for path, value in found.items()})
+    return result
+
+
+def _modification_paths(modification: ast.Modification, prefix: tuple, result: dict) -> bool:
+    from compiler.lang.unparse import expr
+    if modification.binding is not None:
+        result[prefix] = (False, expr(modification.binding))
+    for argument in modification.arguments:
+        if not isinstance(argument, ast.ElementMod):
+            return False
+        path = prefix + argument.name
+        if argument.modification is not None:
+            if not _modification_paths(argument.modification, path, result):
+                return False
+            if argument.final and path in result:
+                result[path] = (True, result[path][1])
+    return True
 
 
 def _split_arguments(modification: ast.Modification | None) -> dict:

@@ -71,4 +71,39 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
     end Part;
     Real z = inherited.y;
   end NotRedeclared;
+  package Twice "an element inherited on two paths is one when identical after modification"
+    partial model Base
+      parameter Boolean exposes = false;
+      parameter Integer mode = 2;
+    end Base;
+    partial model Left
+      extends Base(final exposes = mode == 2);
+    end Left;
+    partial model Right
+      Real m(min = 0, start = 1, nominal = 2);
+      parameter Integer mode = 2;
+    end Right;
+    partial model Other
+      Real m(min = 0, start = 1);
+    end Other;
+    model Merged
+      extends Left;
+      extends Base(final exposes = mode == 2);
+      extends Right;
+      extends Other(m(nominal = 2));
+      Real y = if exposes then 1 else 2;
+    equation
+      m = 3;
+    end Merged;
+    model DifferentValue
+      extends Left;
+      extends Base(final exposes = mode == 3);
+    end DifferentValue;
+    model DifferentAttribute
+      extends Right;
+      extends Other(m(nominal = 3));
+    equation
+      m = 3;
+    end DifferentAttribute;
+  end Twice;
 end ClassExtends;
