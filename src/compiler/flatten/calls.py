@@ -483,13 +483,20 @@ def _record_constructor(info, call: ast.Call, env):
     names = list(info.members)
     bound = bind_arguments(call, names, f"record {info.name}")
     fields = {name: translate(arg, env) for name, arg in zip(names, bound) if arg is not None}
-    defaults = {name: record_field_default(env.ctx, info.members[name], fields)
+    return record_value(env.ctx, info, fields, call.span)
+
+
+def record_value(ctx, info, fields: dict, span) -> RecordValue:
+    """A record of class ``info`` with the ``fields`` given, the others from their defaults."""
+    from compiler.flatten.translate import binding_value
+    names = list(info.members)
+    defaults = {name: record_field_default(ctx, info.members[name], fields)
                 for name in names if name not in fields}
     for name in _default_order(defaults):
         mod = defaults[name]
         if mod is None or mod.binding is None:
             raise FlattenError(f"field '{name}' of record {info.name} is not given and has no "
-                               "default", call.span)
+                               "default", span)
         fields[name] = binding_value(mod)
     return RecordValue(info.name, {name: fields[name] for name in names})
 

@@ -39,12 +39,16 @@ class Member:
     ``(arguments, scope)``.
     """
 
-    __slots__ = ("decl", "scope", "layers")
+    __slots__ = ("decl", "scope", "layers", "holder")
 
-    def __init__(self, decl: ast.Component, scope: ClassEntry, layers: tuple = ()):
+    def __init__(self, decl: ast.Component, scope: ClassEntry, layers: tuple = (),
+                 holder: ClassEntry | None = None):
         self.decl = decl
         self.scope = scope
         self.layers = layers
+        # the class that has it (``scope`` or a class inheriting it): a package constant's
+        # binding reads the other elements of this class, as modified there
+        self.holder = holder if holder is not None else scope
 
 
 class ClassInfo:
@@ -110,6 +114,9 @@ class Classes:
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
         self._extended: dict[int, ClassEntry] = {}  # id(class extends entry) -> the class it extends
         self._plain_extends: set[int] = set()  # those without ``redeclare``
+        self._views: dict[tuple, ClassEntry] = {}  # inherited classes seen in derived ones
+        self._written: dict[int, ClassEntry] = {}  # id(view) -> the class it shows
+        self._keep: list = []  # (entries only a view's id refers to, kept alive)
 
     def info_named(self, name: str) -> ClassInfo | None:
         """The expanded class of a full name (as record values carry it), or None."""
@@ -246,8 +253,10 @@ class Classes:
         for name, member in base.members.items():
             args = per_member.pop(name, ())
             layers = (((tuple(args), scope),) + member.layers) if args else member.layers
-            self._add_member(info, Member(member.decl, member.scope, layers), inherited=True)
+            self._add_member(info, Member(member.decl, member.scope, layers, info.entry),
+                             inherited=True)
         for name, entry in base.classes.items():
+            entry = self._seen_in(entry, base.entry, info.entry)
             existing = info.classes.setdefault(name, entry)
             if existing is not entry and name not in redeclared_classes:
                 self._check_same_class(existing, entry, modification.span if modification
@@ -260,6 +269,51 @@ class Classes:
         info.initial_equations.extend(base.initial_equations)
         info.algorithms.extend(base.algorithms)
         info.initial_algorithms.extend(base.initial_algorithms)
+
+    def _seen_in(self, entry: ClassEntry, base: ClassEntry, derived: ClassEntry) -> ClassEntry:
+        """A class written in ``base`` as ``derived`` inherits it: the same definition, its
+        names looked up in ``derived`` (MLS 5.3: an inherited ``function f`` of a package
+        reads the constants and calls the functions of the package that extends it, as
+        redeclared there). Classes placed elsewhere (redeclarations) keep their scope."""
+        if entry.parent is not base or derived is None or base is derived:
+            return entry
+        key = (id(entry), id(derived))
+        view = self._views.get(key)
+        if view is None:
+            view = ClassEntry(entry.name, derived, load=lambda: entry.definition,
+                              directory=entry.directory)
+            self._views[key] = view
+            self._written[id(view)] = entry
+            if id(entry) in self._extended:
+                self._extended[id(view)] = self._extended[id(entry)]
+            if id(entry) in self._plain_extends:
+                self._plain_extends.add(id(view))
+        return view
+
+    def inherited_scope(self, scope: ClassEntry, holder: ClassEntry) -> ClassEntry:
+        """Where expressions written in ``scope`` (a base class of ``holder``) about an
+        element of ``holder`` are read: the elements of ``holder`` first (as modified and
+        redeclared there), then the scopes of the text (MLS 5.3); ``scope`` itself when it
+        is the holder."""
+        if holder is scope or holder is None or scope is None:
+            return scope
+        key = (id(scope), id(holder))
+        view = self._views.get(key)
+        if view is None:
+            def empty():
+                return ast.ClassDef("$declaration", "class", ast.Composition())
+            written = ClassEntry("$declaration", scope, load=empty)
+            view = ClassEntry("$declaration", holder, load=empty)
+            self._views[key] = view
+            self._written[id(view)] = written
+            self._keep.append(written)
+        return view
+
+    def written_name(self, entry: ClassEntry) -> str:
+        """The full name of the class where its text is (a view: the class it shows)."""
+        while id(entry) in self._written:
+            entry = self._written[id(entry)]
+        return entry.full_name
 
     def _redeclare_class(self, info, base, name, argument, scope) -> None:
         original = base.classes.get(name)
@@ -297,7 +351,8 @@ class Classes:
         """Two classes of one name, inherited or declared, are identical (MLS 7.1)."""
         if self.definition(first) != self.definition(second):
             raise FlattenError(f"class '{first.name}' is inherited and declared again "
-                               f"differently ({first.full_name} and {second.full_name}): "
+                               f"differently ({self.written_name(first)} and "
+                               f"{self.written_name(second)}): "
                                "elements of the same name must be identical (MLS 7.1)",
                                span or self.definition(second).span)
 
@@ -421,7 +476,7 @@ class Classes:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
                 if element.extends_base:
                     redeclarations.check_class_extends(element, info.classes.get(element.name),
-                                                       self.definition)
+                                                       self.definition, self.written_name)
                     self._extended[id(entry.child(element.name))] = info.classes[element.name]
                     if not element.redeclare:
                         self._plain_extends.add(id(entry.child(element.name)))
@@ -503,6 +558,16 @@ class Classes:
                 return found
             if self.definition(scope).encapsulated:
                 break
+            written = self._written.get(id(scope))
+            while written is not None:
+                # an inherited class: the elements of the class inheriting it (as redeclared
+                # and modified there), then the scopes around its text (imports are not
+                # inherited, MLS 13.2.1), through every inheritance on the way
+                found = self.member_of(scope.parent, name)
+                if found is not None:
+                    return found
+                scope = written
+                written = self._written.get(id(scope))
             scope, first = scope.parent, False
         if name in _UNSUPPORTED_CLASSES:
             raise FlattenError(f"{_UNSUPPORTED_CLASSES[name]} are not supported", span)

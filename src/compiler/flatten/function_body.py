@@ -18,7 +18,7 @@ from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
 from compiler.flatten.walk import ast_references
-from compiler.flatten.values import RecordValue, ShapeError, if_value
+from compiler.flatten.values import RecordValue, ShapeError, if_value, to_expr
 from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
@@ -366,9 +366,19 @@ class FunctionScope:
             bare = replace(ref, parts=ref.parts[:-1] + (replace(last, subscripts=()),))
             value = resolve(bare, Env(self.ctx, None, self.entry))
             if type(value) is tuple:
+                element = value
+                while type(element) is tuple and element:
+                    element = element[0]
+                if type(element) is RecordValue:
+                    raise FlattenError("an array of record constants indexed by a function's "
+                                       "variables is not supported", ref.span)
                 return self._indexed(self._constant_table(ref, value), last.subscripts)
         value = resolve(ref, Env(self.ctx, None, self.entry))
-        return value if type(value) is RecordValue else to_expr(value)
+        try:
+            return _whole_arrays(value)
+        except ShapeError as error:
+            raise FlattenError(f"{error} in a function (an array of records is not supported "
+                               "there)", ref.span) from None
 
     def _constant_table(self, ref: ast.ComponentRef, value: tuple) -> flat.Var:
         """A package constant array as a temporary of the function holding its value (one
@@ -746,6 +756,15 @@ class FunctionScope:
         if name not in self.info.members:
             raise FlattenError(f"unknown variable '{name}' in function {self.name}", target.span)
         return self._ref(target)
+
+
+def _whole_arrays(value):
+    """A constant's value as function bodies use it: arrays as whole expressions, in
+    records too (a package's record constant ``data.alow``)."""
+    if type(value) is RecordValue:
+        return RecordValue(value.type, {name: _whole_arrays(item)
+                                        for name, item in value.fields.items()})
+    return to_expr(value)
 
 
 def _check_attributes(decl: ast.Component) -> None:

@@ -422,11 +422,34 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
     return _fields(value, parts, k + 1, ref)
 
 
+def _modified_record(ctx, info, mod, span, key=None) -> RecordValue:
+    """A record constant given by modifications of its fields (nested records too), the
+    other fields from their defaults. While they are computed, the constant (cached under
+    ``key``) holds the fields so far: ``R_s = R/H2O.MM`` in ``H2O(MM = ...)``."""
+    from compiler.flatten.calls import record_value
+    fields = {}
+    if key is not None:
+        ctx.constants[key] = RecordValue(info.name, fields)
+    for name, sub in mod.args.items():
+        member = info.members.get(name)
+        if member is None:
+            raise FlattenError(f"record {info.name} has no field '{name}'", sub.span or span)
+        if sub.binding is not None:
+            fields[name] = translation.binding_value(sub)
+        elif sub.args:
+            field_info = ctx.classes.expand(ctx.classes.lookup_class(
+                member.decl.type_name, member.scope), span)
+            if field_info.kind not in ("record", "operator record") or member.decl.dims:
+                continue  # attributes of a scalar field (``x(unit = "m")``)
+            fields[name] = _modified_record(ctx, field_info, sub, span)
+    return record_value(ctx, info, fields, span)
+
+
 def package_constant(member: Member, ctx, span):
     """The value of a constant declared in a class, evaluated where possible."""
     # the extends modifications that reach the constant take part: ``package P extends
     # Base(x = 1.4)`` gives ``P.x`` another value than ``Base.x``
-    key = (id(member.scope), member.decl.name,
+    key = (id(member.scope), id(member.holder), member.decl.name,
            tuple((id(scope), tuple(map(id, args))) for args, scope in member.layers))
     if key in ctx.constants:
         return ctx.constants[key]
@@ -434,14 +457,20 @@ def package_constant(member: Member, ctx, span):
     if decl.variability != "constant":
         raise FlattenError(f"'{decl.name}' is not a constant, so it cannot be used from outside "
                            f"an instance of {member.scope.full_name}", span)
-    layers = [from_arguments(args, Env(ctx, None, scope)).get(decl.name)
+    seen = ctx.classes.inherited_scope
+    layers = [from_arguments(args, Env(ctx, None, seen(scope, member.holder))).get(decl.name)
               for args, scope in member.layers]
-    layers.append(from_ast(decl.modification, Env(ctx, None, member.scope)))
+    layers.append(from_ast(decl.modification, Env(ctx, None,
+                                                  seen(member.scope, member.holder))))
     mod = merge_all([layer for layer in layers if layer is not None], decl.name)
-    if mod is None or mod.binding is None:
-        raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
-    value = translation.binding_value(mod)
     info = ctx.classes.expand(ctx.classes.lookup_class(decl.type_name, member.scope), span)
+    if mod is not None and mod.binding is None and mod.args and not decl.dims and \
+            info.kind in ("record", "operator record"):
+        value = _modified_record(ctx, info, mod, decl.span, key)  # ``constant R r(x = 1)``
+    elif mod is None or mod.binding is None:
+        raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
+    else:
+        value = translation.binding_value(mod)
 
     def fold(item):
         try:

@@ -9,6 +9,20 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
     replaceable record State
       Real T;
     end State;
+    constant Real cv = cp "read in the liquid that extends the package";
+    record Properties
+      Real c;
+      Real rho;
+      Real v;
+    end Properties;
+    constant Properties properties(c = cv, rho = 1000, v = 1/properties.rho)
+      "a record constant by modifications, one of them reading another";
+    function internalEnergy "inherited as it is: reads the constants of the liquid"
+      input Real T;
+      output Real u;
+    algorithm
+      u := properties.c*(T - T0);
+    end internalEnergy;
   end PartialLiquid;
 
   package ConstantCp "h = cp*(T - T0)"
@@ -39,6 +53,8 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
     Real T(start = 300, fixed = true);
     Real h = Liquid.specificEnthalpy(T);
     Liquid.State state(T = T);
+    Real u = Liquid.internalEnergy(T);
+    Real v = Liquid.properties.v;
   equation
     m*der(h) = Q;
   end Heater;
