@@ -285,7 +285,9 @@ class Classes:
             self._views[key] = view
             self._written[id(view)] = entry
             if id(entry) in self._extended:
-                self._extended[id(view)] = self._extended[id(entry)]
+                # the class it extends, seen in ``derived`` as well
+                self._extended[id(view)] = self._seen_in(self._extended[id(entry)], base,
+                                                         derived)
             if id(entry) in self._plain_extends:
                 self._plain_extends.add(id(view))
         return view
