@@ -9,15 +9,15 @@ package HigherOrder "Functional arguments (MLS 12.4.2): functions passed to func
     input Real a;
     input Real b;
     input Integer n = 10;
-    output Real integral;
+    output Real I "(named as the imaginary unit macro of C's complex.h)";
   protected
     Real h = (b - a)/n;
   algorithm
-    integral := f(a) + f(b);
+    I := f(a) + f(b);
     for i in 1:n - 1 loop
-      integral := integral + (if mod(i, 2) == 1 then 4 else 2)*f(a + i*h);
+      I := I + (if mod(i, 2) == 1 then 4 else 2)*f(a + i*h);
     end for;
-    integral := integral*h/3;
+    I := I*h/3;
   end simpson;
 
   function cubic "x^3 - x"
