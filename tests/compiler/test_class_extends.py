@@ -86,3 +86,11 @@ def test_an_element_inherited_twice_differently_is_refused(model, place):
     with pytest.raises(CompilerError, match=place + r": .*duplicate declaration of '\w+' in "
                                              rf"ClassExtends.Twice.{model}"):
         flatten_model(CLASS_EXTENDS, f"ClassExtends.Twice.{model}", environ={})
+
+
+def test_a_replaceable_package_declared_alike_in_two_bases_is_one():
+    flat = flatten_model(CLASS_EXTENDS, "ClassExtends.Twice.TwoUsers", environ={})
+    (temperature,) = flat.variables
+    assert (temperature.name, temperature.unit) == ("T", "K")
+    assert [" ".join(line.strip() for line in equation_lines(item, 0))
+            for item in flat.equations] == ["T = 4184.0;"]

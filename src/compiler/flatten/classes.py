@@ -351,12 +351,24 @@ class Classes:
 
     def _check_same_class(self, first: ClassEntry, second: ClassEntry, span) -> None:
         """Two classes of one name, inherited or declared, are identical (MLS 7.1)."""
-        if self.definition(first) != self.definition(second):
+        if not self._same_class_text(first, second):
             raise FlattenError(f"class '{first.name}' is inherited and declared again "
                                f"differently ({self.written_name(first)} and "
                                f"{self.written_name(second)}): "
                                "elements of the same name must be identical (MLS 7.1)",
                                span or self.definition(second).span)
+
+    def _same_class_text(self, first: ClassEntry, second: ClassEntry) -> bool:
+        """Whether two class definitions are the same but for their places, descriptions and
+        annotations (two bases declaring ``replaceable package Medium = PartialMedium``)."""
+        from compiler.lang.unparse import unparse
+        a, b = self.definition(first), self.definition(second)
+        if a == b:
+            return True
+
+        def text(definition):
+            return unparse(dataclasses.replace(definition, description="", annotation=None))
+        return text(a) == text(b)
 
     def _encloses_operator_record(self, entry: ClassEntry) -> bool:
         """Whether a class holds an operator record among its nested class definitions."""
@@ -433,8 +445,15 @@ class Classes:
         elif a.scope is b.scope:
             return True
         try:
-            return self.lookup_class(a.decl.type_name, a.scope) is \
-                self.lookup_class(b.decl.type_name, b.scope)
+            if self.lookup_class(a.decl.type_name, a.scope) is \
+                    self.lookup_class(b.decl.type_name, b.scope):
+                return True
+            # a type named through a replaceable class each base declares alike
+            # (``Medium.MassFlowRate``): one class in the class inheriting both
+            first = a.decl.type_name.parts[0]
+            classes = [self.lookup(first, member.scope) for member in (a, b)]
+            return all(isinstance(found, ClassEntry) and self.definition(found).replaceable
+                       for found in classes) and self._same_class_text(*classes)
         except FlattenError:
             return False
 

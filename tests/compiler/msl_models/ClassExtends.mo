@@ -9,6 +9,7 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
     replaceable record State
       Real T;
     end State;
+    type Temperature = Real(unit = "K");
     constant Real cv = cp "read in the liquid that extends the package";
     record Properties
       Real c;
@@ -121,5 +122,19 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
     equation
       m = 3;
     end DifferentAttribute;
+    partial model LiquidUserA
+      replaceable package Liquid = ClassExtends.PartialLiquid "the liquid of one base";
+      Liquid.Temperature T;
+    end LiquidUserA;
+    partial model LiquidUserB
+      replaceable package Liquid = ClassExtends.PartialLiquid "the liquid of the other";
+      Liquid.Temperature T;
+    end LiquidUserB;
+    model TwoUsers "the same replaceable package and a component typed through it, twice"
+      extends LiquidUserA(redeclare package Liquid = ConstantCp);
+      extends LiquidUserB(redeclare package Liquid = ConstantCp);
+    equation
+      T = Liquid.cp;
+    end TwoUsers;
   end Twice;
 end ClassExtends;
