@@ -94,3 +94,18 @@ def test_a_replaceable_package_declared_alike_in_two_bases_is_one():
     assert (temperature.name, temperature.unit) == ("T", "K")
     assert [" ".join(line.strip() for line in equation_lines(item, 0))
             for item in flat.equations] == ["T = 4184.0;"]
+
+
+def test_arrays_of_record_constants_are_indexed_in_functions_and_taken_a_field_of(fmus):
+    result = fmus.reference(CLASS_EXTENDS, "ClassExtends.Mixture.Air", stop=1.0, interval=0.25)
+    X = np.stack([np.full_like(result.time, 0.77), 0.23 + 0.01 * result.time])
+    moles = X[0] / 0.028 + X[1] / 0.032
+    assert np.allclose(result["MM"], 1 / moles, rtol=1e-12)
+    assert np.allclose(result["R"], 8.314 * moles, rtol=1e-12)
+    assert np.allclose(result["R2"], 8.314 * moles, rtol=1e-12)
+    fmu = fmus.build(CLASS_EXTENDS, "ClassExtends.Mixture.Air")
+    compiled = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25,
+                            output=["MM", "R", "R2"])
+    for name in ("MM", "R", "R2"):
+        assert np.allclose(compiled[name], np.interp(compiled["time"], result.time,
+                                                     result[name]), rtol=1e-12)

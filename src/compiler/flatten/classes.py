@@ -212,12 +212,16 @@ class Classes:
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
-        base_entry = self.lookup_class(body.base, entry.parent, definition.span)
+        # (an inherited short class reads its base in the class inheriting it first)
+        written = self._written.get(id(entry))
+        scope = entry.parent if written is None else \
+            self.inherited_scope(written.parent, entry.parent)
+        base_entry = self.lookup_class(body.base, scope, definition.span)
         base = self.expand(base_entry, body.base.span)
         restrictions.check_extends(info.kind, base, body.base.span, short=True)
         # a short class of a partial class is partial (MLS 4.6.1)
         info.partial = info.partial or base.partial
-        self._inherit(info, base, body.modification, entry.parent)
+        self._inherit(info, base, body.modification, scope)
         info.protected.update(base.protected)
         info.dims = tuple((dim, entry.parent) for dim in body.dims) + base.dims
         info.flow = body.flow or base.flow

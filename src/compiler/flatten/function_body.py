@@ -358,21 +358,22 @@ class FunctionScope:
         from compiler.flatten.context import Env
         from compiler.flatten.names import resolve
         from compiler.flatten.values import to_expr
-        last = ref.parts[-1]
-        if self._reads_locals(last.subscripts) and \
-                not any(self._reads_locals(part.subscripts) for part in ref.parts[:-1]):
+        indexed = [k for k, part in enumerate(ref.parts) if self._reads_locals(part.subscripts)]
+        if len(indexed) == 1 and not any(part.subscripts for part in ref.parts[indexed[0] + 1:]):
             # a constant of a package indexed by the function's variables
-            # (``Tables.X01Table[addr[i]]``): the whole constant, then the element
-            bare = replace(ref, parts=ref.parts[:-1] + (replace(last, subscripts=()),))
+            # (``Tables.X01Table[addr[i]]``, ``data[j].MM`` of an array of records): the whole
+            # constant (the field of each record), then the element
+            k = indexed[0]
+            part = ref.parts[k]
+            bare = replace(ref, parts=ref.parts[:k] + (replace(part, subscripts=()),))
             value = resolve(bare, Env(self.ctx, None, self.entry))
             if type(value) is tuple:
-                element = value
-                while type(element) is tuple and element:
-                    element = element[0]
-                if type(element) is RecordValue:
-                    raise FlattenError("an array of record constants indexed by a function's "
-                                       "variables is not supported", ref.span)
-                return self._indexed(self._constant_table(ref, value), last.subscripts)
+                try:
+                    value = leaf_value(value, tuple(item.name for item in ref.parts[k + 1:]))
+                except KeyError:
+                    raise FlattenError(f"'{ref.dotted}' names no field of the records of "
+                                       f"'{bare.dotted}'", ref.span) from None
+                return self._indexed_constant(ref.dotted, value, part.subscripts, ref.span)
         value = resolve(ref, Env(self.ctx, None, self.entry))
         try:
             return _whole_arrays(value)
@@ -380,11 +381,23 @@ class FunctionScope:
             raise FlattenError(f"{error} in a function (an array of records is not supported "
                                "there)", ref.span) from None
 
-    def _constant_table(self, ref: ast.ComponentRef, value: tuple) -> flat.Var:
+    def _indexed_constant(self, key: str, value: tuple, subscripts, span):
+        """Element ``subscripts`` of a constant array; of an array of records, the record of
+        the elements of its fields' tables."""
+        element = value
+        while type(element) is tuple and element:
+            element = element[0]
+        if type(element) is not RecordValue:
+            return self._indexed(self._constant_table(key, value, span), subscripts)
+        fields = {name: self._indexed_constant(f"{key}.{name}", leaf_value(value, (name,)),
+                                               subscripts, span)
+                  for name in element.fields}
+        return RecordValue(element.type, fields)
+
+    def _constant_table(self, key: str, value: tuple, span) -> flat.Var:
         """A package constant array as a temporary of the function holding its value (one
         per constant: generated code indexes variables, not literals)."""
         from compiler.flatten.values import shape, to_expr
-        key = ref.dotted
         found = self.tables.get(key)
         if found is None:
             element = value
@@ -395,7 +408,7 @@ class FunctionScope:
             else:
                 type_name = self._type_of(element)
             dims = tuple(flat.Const(size) for size in shape(value))
-            found = self.tables[key] = self._temporary("$table", type_name, dims, ref.span,
+            found = self.tables[key] = self._temporary("$table", type_name, dims, span,
                                                        default=to_expr(value))
         return found
 

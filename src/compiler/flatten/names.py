@@ -351,10 +351,14 @@ def pick_nested(value, selections: list):
 
 def _fields(value, parts, k: int, ref):
     """Record fields ``parts[k:]`` of a value."""
+    from compiler.flatten.records import leaf_value
     for part in parts[k:]:
-        if type(value) is not RecordValue or part.name not in value.fields:
-            raise FlattenError(f"'{part.name}' is not a field of this value", part.span)
-        value = value.fields[part.name]
+        try:
+            # (of an array of records, the array of the field: ``data.MM``)
+            value = leaf_value(value, (part.name,))
+        except KeyError:
+            raise FlattenError(f"'{part.name}' is not a field of this value",
+                               part.span) from None
         if part.subscripts:
             raise FlattenError("subscripts on record fields of constants are not supported",
                                part.span)

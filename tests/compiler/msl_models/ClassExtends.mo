@@ -137,4 +137,30 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
       T = Liquid.cp;
     end TwoUsers;
   end Twice;
+  package Mixture "an array of record constants: indexed in a function, a field of all"
+    record Gas
+      Real MM;
+      Real R_s;
+    end Gas;
+    constant Gas gases[2] = {Gas(MM = 0.028, R_s = 8.314/0.028),
+                             Gas(MM = 0.032, R_s = 8.314/0.032)};
+    function molarMass "of the mixture: 1/sum(X[j]/MM[j])"
+      input Real X[2];
+      output Real MM;
+    algorithm
+      MM := 1/sum(X[j]/gases[j].MM for j in 1:2);
+    end molarMass;
+    function gasConstant
+      input Real X[2];
+      output Real R;
+    algorithm
+      R := gases.R_s*X;
+    end gasConstant;
+    model Air
+      Real X[2] = {0.77, 0.23 + 0.01*time};
+      Real MM = molarMass(X);
+      Real R = gasConstant(X);
+      Real R2 = gases.R_s*X;
+    end Air;
+  end Mixture;
 end ClassExtends;
