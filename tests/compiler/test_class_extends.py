@@ -109,3 +109,12 @@ def test_arrays_of_record_constants_are_indexed_in_functions_and_taken_a_field_o
     for name in ("MM", "R", "R2"):
         assert np.allclose(compiled[name], np.interp(compiled["time"], result.time,
                                                      result[name]), rtol=1e-12)
+
+
+def test_a_function_alias_reads_the_names_around_the_function_it_names(fmus):
+    result = fmus.reference(CLASS_EXTENDS, "ClassExtends.Aliases.UseAlias", stop=1.0,
+                            interval=0.25)
+    t = result.time
+    assert np.allclose(result["y[1]"], 2 * t, rtol=1e-12)
+    assert np.allclose(result["y[2]"], 4 * t, rtol=1e-12)  # array() in a function
+    assert np.allclose(result["a[3]"], 3 * t, rtol=1e-12)  # and in a model

@@ -212,10 +212,7 @@ class Classes:
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
-        # (an inherited short class reads its base in the class inheriting it first)
-        written = self._written.get(id(entry))
-        scope = entry.parent if written is None else \
-            self.inherited_scope(written.parent, entry.parent)
+        scope = self._short_class_scope(entry)
         base_entry = self.lookup_class(body.base, scope, definition.span)
         base = self.expand(base_entry, body.base.span)
         restrictions.check_extends(info.kind, base, body.base.span, short=True)
@@ -229,6 +226,25 @@ class Classes:
         info.causality = body.causality or base.causality
         if base.builtin == "enumeration" and not info.literals:
             info.literals = base.literals
+
+    def _short_class_scope(self, entry: ClassEntry) -> ClassEntry:
+        """Where a short class reads its base: around its text (an inherited one: in the
+        class inheriting it first)."""
+        written = self._written.get(id(entry))
+        return entry.parent if written is None else \
+            self.inherited_scope(written.parent, entry.parent)
+
+    def alias_of(self, entry: ClassEntry, span=None) -> ClassEntry:
+        """The class a plain short class stands for (``function f = P.g``, no modification
+        nor prefixes), followed to the end; the class itself otherwise."""
+        definition = self.definition(entry, span)
+        body = definition.body
+        while isinstance(body, ast.ShortClass) and not body.dims and \
+                body.modification is None and not (body.causality or body.variability or
+                                                   body.flow):
+            entry = self.lookup_class(body.base, self._short_class_scope(entry), span)
+            body = self.definition(entry, span).body
+        return entry
 
     def _inherit(self, info: ClassInfo, base: ClassInfo, modification, scope) -> None:
         """Add the elements of ``base`` as modified by ``modification`` (written in ``scope``)."""

@@ -513,6 +513,9 @@ class FunctionScope:
         if builtin_called(func, Env(self.ctx, None, self.entry)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
+            if name == "array":
+                from compiler.flatten.builtins import as_array_constructor
+                return self.expr(as_array_constructor(call))
             if name in ("sum", "product", "min", "max") and len(call.args) == 1 and \
                     type(call.args[0]) is ast.Comprehension and not call.named:
                 return self._reduction(name, call.args[0])

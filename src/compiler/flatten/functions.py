@@ -52,7 +52,9 @@ def function_header(ctx, entry, span=None, functional=None) -> FunctionHeader:
 
     ``functional``: functional input name -> the ``FunctionValue`` passed, for the
     specialization of a function with functional inputs; without it such a function has a
-    header (``functional`` naming those inputs, their ports empty) but no body."""
+    header (``functional`` naming those inputs, their ports empty) but no body. A plain
+    alias (``function f = P.g``) is the function it names: its body reads names there."""
+    entry = ctx.classes.alias_of(entry, span)
     name = entry.full_name if not functional else \
         higher_order.specialized_name(entry.full_name, functional)
     header = ctx.function_headers.get(name)

@@ -163,4 +163,25 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
       Real R2 = gases.R_s*X;
     end Air;
   end Mixture;
+  package Aliases "a function alias reads the names around the function it names"
+    package Inner
+      function helper
+        input Real x;
+        output Real y;
+      algorithm
+        y := 2*x;
+      end helper;
+      function twice
+        input Real x;
+        output Real y[2];
+      algorithm
+        y := array(helper(x), 2*helper(x));
+      end twice;
+    end Inner;
+    function twice = Inner.twice;
+    model UseAlias
+      Real y[2] = twice(time);
+      Real a[3] = array(1, 2, 3)*time;
+    end UseAlias;
+  end Aliases;
 end ClassExtends;
