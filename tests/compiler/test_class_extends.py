@@ -103,6 +103,7 @@ def test_arrays_of_record_constants_are_indexed_in_functions_and_taken_a_field_o
     assert np.allclose(result["MM"], 1 / moles, rtol=1e-12)
     assert np.allclose(result["R"], 8.314 * moles, rtol=1e-12)
     assert np.allclose(result["R2"], 8.314 * moles, rtol=1e-12)
+    assert np.allclose(result["paired"], 0.03 * 200 + 0.03 * 100, rtol=1e-12)
     fmu = fmus.build(CLASS_EXTENDS, "ClassExtends.Mixture.Air")
     compiled = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25,
                             output=["MM", "R", "R2"])

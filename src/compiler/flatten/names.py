@@ -426,6 +426,19 @@ def _constant_ref(member: Member, parts, k: int, env, ref):
     return _fields(value, parts, k + 1, ref)
 
 
+def _modified_records(ctx, info, mod, decl, member) -> tuple:
+    """An array (one dimension) of record constants given by modifications."""
+    from compiler.flatten.modifiers import indexed
+    if len(decl.dims) != 1:
+        raise FlattenError(f"constant '{decl.name}': an array of records with more than one "
+                           "dimension given by modifications is not supported", decl.span)
+    size = evaluation.evaluate(translation.translate(
+        decl.dims[0], Env(ctx, None, ctx.classes.inherited_scope(member.scope, member.holder))),
+        ctx, structural=True)
+    return tuple(_modified_record(ctx, info, indexed(mod, (k,)), decl.span)
+                 for k in range(1, size + 1))
+
+
 def _modified_record(ctx, info, mod, span, key=None) -> RecordValue:
     """A record constant given by modifications of its fields (nested records too), the
     other fields from their defaults. While they are computed, the constant (cached under
@@ -468,9 +481,12 @@ def package_constant(member: Member, ctx, span):
                                                   seen(member.scope, member.holder))))
     mod = merge_all([layer for layer in layers if layer is not None], decl.name)
     info = ctx.classes.expand(ctx.classes.lookup_class(decl.type_name, member.scope), span)
-    if mod is not None and mod.binding is None and mod.args and not decl.dims and \
+    if mod is not None and mod.binding is None and mod.args and \
             info.kind in ("record", "operator record"):
-        value = _modified_record(ctx, info, mod, decl.span, key)  # ``constant R r(x = 1)``
+        if decl.dims:  # ``constant R r[2](each x = 1, y = {1, 2})``
+            value = _modified_records(ctx, info, mod, decl, member)
+        else:
+            value = _modified_record(ctx, info, mod, decl.span, key)  # ``constant R r(x = 1)``
     elif mod is None or mod.binding is None:
         raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
     else:

@@ -156,8 +156,10 @@ package ClassExtends "class extends (MLS 7.3.1) and packages as parameters"
     algorithm
       R := gases.R_s*X;
     end gasConstant;
+    constant Gas pair[2](each MM = 0.03, R_s = {100, 200}) "an array by modifications";
     model Air
       Real X[2] = {0.77, 0.23 + 0.01*time};
+      Real paired = pair[1].MM*pair[2].R_s + pair[2].MM*pair[1].R_s "9";
       Real MM = molarMass(X);
       Real R = gasConstant(X);
       Real R2 = gases.R_s*X;
