@@ -2065,10 +2065,9 @@ def test_class_extends_of_a_class_that_is_not_replaceable_is_refused(tmp_path):
     assert (error.span.line, error.span.col) == (9, 3)
 
 
-def test_class_extends_of_a_replaceable_class_is_no_rule_error(tmp_path):
-    # ('class extends' itself is a missing feature: the valid model is refused as such)
-    error = _refusal(CLASS_EXTENDS.format(prefix="replaceable "), tmp_path)
-    assert error.message == "'class extends' is not supported"
+def test_class_extends_of_a_replaceable_class_is_accepted(tmp_path):
+    _, flat = _flatten(CLASS_EXTENDS.format(prefix="replaceable "), tmp_path)
+    assert sorted(item.name for item in flat.variables) == ["b.x", "b.y"]
 
 
 STREAM_CONNECTOR = """

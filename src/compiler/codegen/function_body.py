@@ -346,7 +346,7 @@ class BodyWriter:
             return (f"(size_t)({self._range_count(node)})",)
         if kind is flat.Call:
             if node.name in ("zeros", "ones"):
-                return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args)
+                return tuple(_size_t(self.expr(arg)) for arg in node.args)
             if node.name == "cross":
                 return ("3",)
             if node.name in MATRIX_BUILTINS:
@@ -357,7 +357,7 @@ class BodyWriter:
                 parts = [self.shape(arg) for arg in self._first_dimension_parts(node)]
                 return (" + ".join(f"({part[0]})" for part in parts),) + parts[0][1:]
             if node.name == "fill":
-                return tuple(f"(size_t)({self.expr(arg)})" for arg in node.args[1:])
+                return tuple(_size_t(self.expr(arg)) for arg in node.args[1:])
             if node.name in MATH and node.args:
                 return self.shape(node.args[0])
             callee = self.code.functions.get(node.name)
@@ -664,8 +664,10 @@ class BodyWriter:
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre += [f"{self.code.c_type(type_)} {temp}[{array_size(total)}];",
-                     f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = {element};"]
+        self.pre.append(f"{self.code.c_type(type_)} {temp}[{array_size(total)}];")
+        if "0" not in shape:  # (an empty array: no loop, ``k < 0`` would warn)
+            self.pre.append(f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = "
+                            f"{element};")
         return temp, shape
 
     def _range_count(self, node) -> str:

@@ -258,6 +258,18 @@ def _fill(call, env):
     return _filled(translate(call.args[0], env), _dims_args(call, env, 1, "fill"))
 
 
+def _array_call(call, env):
+    """``array(a, b, ...)`` (and ``array(e for i in r)``) is ``{a, b, ...}`` (MLS 10.4.1)."""
+    from compiler.flatten.translate import translate
+    return translate(as_array_constructor(call), env)
+
+
+def as_array_constructor(call) -> ast.ArrayCons:
+    if call.named or not call.args:
+        raise FlattenError("array() takes its elements as positional arguments", call.span)
+    return ast.ArrayCons(tuple(call.args), call.span)
+
+
 def _constant_fill(value: int, function: str):
     def handler(call, env):
         dims = _dims_args(call, env, 0, function)
@@ -490,7 +502,7 @@ BUILTINS.update({
     "der": _der, "min": _min_max("min"), "max": _min_max("max"),
     "initial": _no_args("initial"), "terminal": _no_args("terminal"), "sample": _sample,
     "smooth": _smooth, "delay": _delay, "String": _string,
-    "size": _size, "ndims": _ndims, "fill": _fill, "zeros": _constant_fill(0, "zeros"),
+    "size": _size, "ndims": _ndims, "fill": _fill, "array": _array_call, "zeros": _constant_fill(0, "zeros"),
     "ones": _constant_fill(1, "ones"), "identity": _identity, "linspace": _linspace,
     "transpose": _array_function("transpose", ("A",), _transpose),
     "outerProduct": _array_function("outerProduct", ("x", "y"), _outer_product),

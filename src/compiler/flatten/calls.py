@@ -335,12 +335,22 @@ def _user_call(entry, info, call: ast.Call, env, whole: bool, owner=None):
         if resource is not None:
             return resource
     modified = _modified_inputs(info, header, env, owner)
-    ports = bind_call(header, call, calls.expr, lambda value, span: value, set(modified))
+    if header.functional:
+        header, ports = _functional_call(entry, call, env, calls, set(modified))
+    else:
+        ports = bind_call(header, call, calls.expr, lambda value, span: value, set(modified))
     for name, binding in modified.items():
         if name not in ports:
             ports[name] = translate_binding(binding)
     return vectorized(env.ctx, header, ports, lambda chosen: calls.finish_call(
         header, chosen, call.span, whole), call.span)
+
+
+def _functional_call(entry, call: ast.Call, env, calls, defaulted):
+    """The specialization to call and its ports, for a function with functional inputs."""
+    from compiler.flatten.higher_order import Caller, FunctionValue
+    caller = Caller(env.ctx, calls.expr, lambda ref: None, lambda ref: function_class(ref, env))
+    return caller.call(FunctionValue(entry), call, defaulted)
 
 
 def vectorized(ctx, header, ports: dict, call, span):
@@ -524,13 +534,20 @@ def _record_constructor(info, call: ast.Call, env):
     names = list(info.members)
     bound = bind_arguments(call, names, f"record {info.name}")
     fields = {name: translate(arg, env) for name, arg in zip(names, bound) if arg is not None}
-    defaults = {name: record_field_default(env.ctx, info.members[name], fields)
+    return record_value(env.ctx, info, fields, call.span)
+
+
+def record_value(ctx, info, fields: dict, span) -> RecordValue:
+    """A record of class ``info`` with the ``fields`` given, the others from their defaults."""
+    from compiler.flatten.translate import binding_value
+    names = list(info.members)
+    defaults = {name: record_field_default(ctx, info.members[name], fields)
                 for name in names if name not in fields}
     for name in _default_order(defaults):
         mod = defaults[name]
         if mod is None or mod.binding is None:
             raise FlattenError(f"field '{name}' of record {info.name} is not given and has no "
-                               "default", call.span)
+                               "default", span)
         fields[name] = binding_value(mod)
     return RecordValue(info.name, {name: fields[name] for name in names})
 

@@ -39,12 +39,16 @@ class Member:
     ``(arguments, scope)``.
     """
 
-    __slots__ = ("decl", "scope", "layers")
+    __slots__ = ("decl", "scope", "layers", "holder")
 
-    def __init__(self, decl: ast.Component, scope: ClassEntry, layers: tuple = ()):
+    def __init__(self, decl: ast.Component, scope: ClassEntry, layers: tuple = (),
+                 holder: ClassEntry | None = None):
         self.decl = decl
         self.scope = scope
         self.layers = layers
+        # the class that has it (``scope`` or a class inheriting it): a package constant's
+        # binding reads the other elements of this class, as modified there
+        self.holder = holder if holder is not None else scope
 
 
 class ClassInfo:
@@ -109,6 +113,11 @@ class Classes:
         self.leaf_cache: dict = {}  # id(record class info) -> its leaves (records.py)
         self._by_name: dict[str, ClassInfo] = {}  # full name -> the class expanded under it
         self._modified_bases: dict[int, ClassEntry] = {}  # id(modified class) -> its class
+        self._extended: dict[int, ClassEntry] = {}  # id(class extends entry) -> the class it extends
+        self._plain_extends: set[int] = set()  # those without ``redeclare``
+        self._views: dict[tuple, ClassEntry] = {}  # inherited classes seen in derived ones
+        self._written: dict[int, ClassEntry] = {}  # id(view) -> the class it shows
+        self._keep: list = []  # (entries only a view's id refers to, kept alive)
 
     def info_named(self, name: str) -> ClassInfo | None:
         """The expanded class of a full name (as record values carry it), or None."""
@@ -173,20 +182,48 @@ class Classes:
         elif isinstance(body, ast.ShortClass):
             self._short_class(info, body, definition)
         else:
-            if definition.extends_base:
-                raise FlattenError("'class extends' is not supported", definition.span)
             restrictions.check_composition(info.kind, info.name, definition, body)
+            if definition.extends_base:
+                # ``model extends B(mods) ... end B``: the inherited B, modified, is the
+                # implicit base of the new B (MLS 7.3.1)
+                original = self._class_extended(info.entry, definition)
+                self._inherit(info, self.expand(original, definition.span), definition.base_mod,
+                              info.entry)
+                info.protected.update(self.expand(original).protected)
             self._composition(info, body)
+
+    def seen_from(self, found: ClassEntry, scope: ClassEntry | None) -> ClassEntry:
+        """The class an instance's name denotes for a declaration written in ``scope``: a
+        ``class extends`` without ``redeclare`` is the new class only for the text of the
+        classes that have it; declarations inherited from a base still see the class they
+        named there (the original is not replaced)."""
+        while id(found) in self._plain_extends and scope is not None and \
+                self.expand(scope).classes.get(found.name) is not found:
+            found = self._extended[id(found)]
+        return found
+
+    def _class_extended(self, entry: ClassEntry, definition: ast.ClassDef) -> ClassEntry:
+        """The inherited class a ``class extends`` entry extends: recorded when its enclosing
+        class is expanded."""
+        original = self._extended.get(id(entry))
+        if original is None and entry.parent is not None:
+            self.expand(entry.parent, definition.span)
+            original = self._extended.get(id(entry))
+        if original is None:
+            raise FlattenError(f"'{definition.name}' is extended by 'class extends', but no "
+                               "class of that name is inherited (MLS 7.3.1)", definition.span)
+        return original
 
     def _short_class(self, info: ClassInfo, body: ast.ShortClass, definition) -> None:
         entry = info.entry
+        scope = self._short_class_scope(entry)
         base_entry = self._modified_bases.get(id(entry)) or \
-            self.lookup_class(body.base, entry.parent, definition.span)
+            self.lookup_class(body.base, scope, definition.span)
         base = self.expand(base_entry, body.base.span)
         restrictions.check_extends(info.kind, base, body.base.span, short=True)
         # a short class of a partial class is partial (MLS 4.6.1)
         info.partial = info.partial or base.partial
-        self._inherit(info, base, body.modification, entry.parent)
+        self._inherit(info, base, body.modification, scope)
         info.protected.update(base.protected)
         info.dims = tuple((dim, entry.parent) for dim in body.dims) + base.dims
         info.flow = body.flow or base.flow
@@ -194,6 +231,25 @@ class Classes:
         info.causality = body.causality or base.causality
         if base.builtin == "enumeration" and not info.literals:
             info.literals = base.literals
+
+    def _short_class_scope(self, entry: ClassEntry) -> ClassEntry:
+        """Where a short class reads its base: around its text (an inherited one: in the
+        class inheriting it first)."""
+        written = self._written.get(id(entry))
+        return entry.parent if written is None else \
+            self.inherited_scope(written.parent, entry.parent)
+
+    def alias_of(self, entry: ClassEntry, span=None) -> ClassEntry:
+        """The class a plain short class stands for (``function f = P.g``, no modification
+        nor prefixes), followed to the end; the class itself otherwise."""
+        definition = self.definition(entry, span)
+        body = definition.body
+        while isinstance(body, ast.ShortClass) and not body.dims and \
+                body.modification is None and not (body.causality or body.variability or
+                                                   body.flow):
+            entry = self.lookup_class(body.base, self._short_class_scope(entry), span)
+            body = self.definition(entry, span).body
+        return entry
 
     def _inherit(self, info: ClassInfo, base: ClassInfo, modification, scope) -> None:
         """Add the elements of ``base`` as modified by ``modification`` (written in ``scope``)."""
@@ -222,8 +278,10 @@ class Classes:
         for name, member in base.members.items():
             args = per_member.pop(name, ())
             layers = (((tuple(args), scope),) + member.layers) if args else member.layers
-            self._add_member(info, Member(member.decl, member.scope, layers), inherited=True)
+            self._add_member(info, Member(member.decl, member.scope, layers, info.entry),
+                             inherited=True)
         for name, entry in base.classes.items():
+            entry = self._seen_in(entry, base.entry, info.entry)
             existing = info.classes.setdefault(name, entry)
             if existing is not entry and name not in redeclared_classes:
                 self._check_same_class(existing, entry, modification.span if modification
@@ -260,6 +318,53 @@ class Classes:
         self._modified_bases[id(entry)] = original
         return entry
 
+    def _seen_in(self, entry: ClassEntry, base: ClassEntry, derived: ClassEntry) -> ClassEntry:
+        """A class written in ``base`` as ``derived`` inherits it: the same definition, its
+        names looked up in ``derived`` (MLS 5.3: an inherited ``function f`` of a package
+        reads the constants and calls the functions of the package that extends it, as
+        redeclared there). Classes placed elsewhere (redeclarations) keep their scope."""
+        if entry.parent is not base or derived is None or base is derived:
+            return entry
+        key = (id(entry), id(derived))
+        view = self._views.get(key)
+        if view is None:
+            view = ClassEntry(entry.name, derived, load=lambda: entry.definition,
+                              directory=entry.directory)
+            self._views[key] = view
+            self._written[id(view)] = entry
+            if id(entry) in self._extended:
+                # the class it extends, seen in ``derived`` as well
+                self._extended[id(view)] = self._seen_in(self._extended[id(entry)], base,
+                                                         derived)
+            if id(entry) in self._plain_extends:
+                self._plain_extends.add(id(view))
+        return view
+
+    def inherited_scope(self, scope: ClassEntry, holder: ClassEntry) -> ClassEntry:
+        """Where expressions written in ``scope`` (a base class of ``holder``) about an
+        element of ``holder`` are read: the elements of ``holder`` first (as modified and
+        redeclared there), then the scopes of the text (MLS 5.3); ``scope`` itself when it
+        is the holder."""
+        if holder is scope or holder is None or scope is None:
+            return scope
+        key = (id(scope), id(holder))
+        view = self._views.get(key)
+        if view is None:
+            def empty():
+                return ast.ClassDef("$declaration", "class", ast.Composition())
+            written = ClassEntry("$declaration", scope, load=empty)
+            view = ClassEntry("$declaration", holder, load=empty)
+            self._views[key] = view
+            self._written[id(view)] = written
+            self._keep.append(written)
+        return view
+
+    def written_name(self, entry: ClassEntry) -> str:
+        """The full name of the class where its text is (a view: the class it shows)."""
+        while id(entry) in self._written:
+            entry = self._written[id(entry)]
+        return entry.full_name
+
     def _redeclare_class(self, info, base, name, argument, scope) -> None:
         original = base.classes.get(name)
         if original is None:
@@ -294,11 +399,24 @@ class Classes:
 
     def _check_same_class(self, first: ClassEntry, second: ClassEntry, span) -> None:
         """Two classes of one name, inherited or declared, are identical (MLS 7.1)."""
-        if self.definition(first) != self.definition(second):
+        if not self._same_class_text(first, second):
             raise FlattenError(f"class '{first.name}' is inherited and declared again "
-                               f"differently ({first.full_name} and {second.full_name}): "
+                               f"differently ({self.written_name(first)} and "
+                               f"{self.written_name(second)}): "
                                "elements of the same name must be identical (MLS 7.1)",
                                span or self.definition(second).span)
+
+    def _same_class_text(self, first: ClassEntry, second: ClassEntry) -> bool:
+        """Whether two class definitions are the same but for their places, descriptions and
+        annotations (two bases declaring ``replaceable package Medium = PartialMedium``)."""
+        from compiler.lang.unparse import unparse
+        a, b = self.definition(first), self.definition(second)
+        if a == b:
+            return True
+
+        def text(definition):
+            return unparse(dataclasses.replace(definition, description="", annotation=None))
+        return text(a) == text(b)
 
     def _encloses_operator_record(self, entry: ClassEntry) -> bool:
         """Whether a class holds an operator record among its nested class definitions."""
@@ -365,12 +483,25 @@ class Classes:
         """Whether two declarations of one name are the same element: equal but for their
         descriptions and annotations, equally modified, their types the same class."""
         if a.layers != b.layers or _bare(a.decl) != _bare(b.decl):
-            return False
-        if a.scope is b.scope:
+            # declared or modified apart, they may still be identical after modification
+            # (MLS 7.3: the same parameter modified to the same expression on two paths)
+            if _unmodified(a.decl) != _unmodified(b.decl):
+                return False
+            effective = _effective_modification(a)
+            if effective is None or effective != _effective_modification(b):
+                return False
+        elif a.scope is b.scope:
             return True
         try:
-            return self.lookup_class(a.decl.type_name, a.scope) is \
-                self.lookup_class(b.decl.type_name, b.scope)
+            if self.lookup_class(a.decl.type_name, a.scope) is \
+                    self.lookup_class(b.decl.type_name, b.scope):
+                return True
+            # a type named through a replaceable class each base declares alike
+            # (``Medium.MassFlowRate``): one class in the class inheriting both
+            first = a.decl.type_name.parts[0]
+            classes = [self.lookup(first, member.scope) for member in (a, b)]
+            return all(isinstance(found, ClassEntry) and self.definition(found).replaceable
+                       for found in classes) and self._same_class_text(*classes)
         except FlattenError:
             return False
 
@@ -414,7 +545,10 @@ class Classes:
                     raise FlattenError(f"duplicate declaration of '{element.name}'", element.span)
                 if element.extends_base:
                     redeclarations.check_class_extends(element, info.classes.get(element.name),
-                                                       self.definition)
+                                                       self.definition, self.written_name)
+                    self._extended[id(entry.child(element.name))] = info.classes[element.name]
+                    if not element.redeclare:
+                        self._plain_extends.add(id(entry.child(element.name)))
                 if element.redeclare:
                     self._redeclare_element(info, entry.child(element.name), element)
                 elif element.name in info.classes and not element.extends_base:
@@ -493,6 +627,16 @@ class Classes:
                 return found
             if self.definition(scope).encapsulated:
                 break
+            written = self._written.get(id(scope))
+            while written is not None:
+                # an inherited class: the elements of the class inheriting it (as redeclared
+                # and modified there), then the scopes around its text (imports are not
+                # inherited, MLS 13.2.1), through every inheritance on the way
+                found = self.member_of(scope.parent, name)
+                if found is not None:
+                    return found
+                scope = written
+                written = self._written.get(id(scope))
             scope, first = scope.parent, False
         if name in _UNSUPPORTED_CLASSES:
             raise FlattenError(f"{_UNSUPPORTED_CLASSES[name]} are not supported", span)
@@ -564,6 +708,49 @@ class Classes:
 def _bare(decl: ast.Component) -> ast.Component:
     """A declaration without what does not make it another element."""
     return dataclasses.replace(decl, description="", annotation=None)
+
+
+def _unmodified(decl: ast.Component) -> str:
+    """A declaration's text without its modification (nor description and annotation)."""
+    from compiler.lang.unparse import unparse
+    return unparse(dataclasses.replace(_bare(decl), modification=None))
+
+
+def _effective_modification(member: Member) -> dict | None:
+    """What the modifications of a member (its declaration's, then the extends layers over
+    it) set: path -> (final, the value's text); None when a redeclaration takes part (not
+    compared so)."""
+    result: dict = {}
+    modification = member.decl.modification
+    if modification is not None and not _modification_paths(modification, (), result):
+        return None
+    for arguments, _scope in reversed(member.layers):
+        for argument in arguments:
+            if not isinstance(argument, ast.ElementMod):
+                return None
+            found: dict = {}
+            if not _modification_paths(ast.Modification((dataclasses.replace(
+                    argument, name=argument.name[1:] or ("",)),)), (), found):
+                return None
+            result.update({tuple(part for part in path if part): value
+                           for path, value in found.items()})
+    return result
+
+
+def _modification_paths(modification: ast.Modification, prefix: tuple, result: dict) -> bool:
+    from compiler.lang.unparse import expr
+    if modification.binding is not None:
+        result[prefix] = (False, expr(modification.binding))
+    for argument in modification.arguments:
+        if not isinstance(argument, ast.ElementMod):
+            return False
+        path = prefix + argument.name
+        if argument.modification is not None:
+            if not _modification_paths(argument.modification, path, result):
+                return False
+            if argument.final and path in result:
+                result[path] = (True, result[path][1])
+    return True
 
 
 def _split_arguments(modification: ast.Modification | None) -> dict:

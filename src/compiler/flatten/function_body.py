@@ -13,11 +13,12 @@ from dataclasses import replace
 
 from compiler import flat
 from compiler.flatten.errors import FlattenError
+from compiler.flatten.higher_order import Caller, FunctionValue
 from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
 from compiler.flatten.walk import ast_references
-from compiler.flatten.values import RecordValue, ShapeError, if_value
+from compiler.flatten.values import RecordValue, ShapeError, if_value, to_expr
 from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
@@ -76,6 +77,7 @@ class FunctionScope:
         self.temporaries: list = []    # FunctionVars of the temporaries they assign
         self.tables: dict = {}         # package constant arrays indexed by variables
         self.loop_condition = False
+        self.functional: dict = {}     # functional input -> the FunctionValue passed to it
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
@@ -359,6 +361,9 @@ class FunctionScope:
 
     def _ref(self, ref: ast.ComponentRef):
         first = ref.parts[0]
+        if first.name in self.functional and not ref.is_global:
+            raise FlattenError(f"'{first.name}' is a function: it can be called or passed to a "
+                               "functional input, not used as a value", ref.span)
         if not ref.is_global and self._is_local(first.name):
             if first.name in self.records:
                 return self._record_ref(ref)
@@ -371,23 +376,46 @@ class FunctionScope:
         from compiler.flatten.context import Env
         from compiler.flatten.names import resolve
         from compiler.flatten.values import to_expr
-        last = ref.parts[-1]
-        if self._reads_locals(last.subscripts) and \
-                not any(self._reads_locals(part.subscripts) for part in ref.parts[:-1]):
+        indexed = [k for k, part in enumerate(ref.parts) if self._reads_locals(part.subscripts)]
+        if len(indexed) == 1 and not any(part.subscripts for part in ref.parts[indexed[0] + 1:]):
             # a constant of a package indexed by the function's variables
-            # (``Tables.X01Table[addr[i]]``): the whole constant, then the element
-            bare = replace(ref, parts=ref.parts[:-1] + (replace(last, subscripts=()),))
+            # (``Tables.X01Table[addr[i]]``, ``data[j].MM`` of an array of records): the whole
+            # constant (the field of each record), then the element
+            k = indexed[0]
+            part = ref.parts[k]
+            bare = replace(ref, parts=ref.parts[:k] + (replace(part, subscripts=()),))
             value = resolve(bare, Env(self.ctx, None, self.entry))
             if type(value) is tuple:
-                return self._indexed(self._constant_table(ref, value), last.subscripts)
+                try:
+                    value = leaf_value(value, tuple(item.name for item in ref.parts[k + 1:]))
+                except KeyError:
+                    raise FlattenError(f"'{ref.dotted}' names no field of the records of "
+                                       f"'{bare.dotted}'", ref.span) from None
+                return self._indexed_constant(ref.dotted, value, part.subscripts, ref.span)
         value = resolve(ref, Env(self.ctx, None, self.entry))
-        return value if type(value) is RecordValue else to_expr(value)
+        try:
+            return _whole_arrays(value)
+        except ShapeError as error:
+            raise FlattenError(f"{error} in a function (an array of records is not supported "
+                               "there)", ref.span) from None
 
-    def _constant_table(self, ref: ast.ComponentRef, value: tuple) -> flat.Var:
+    def _indexed_constant(self, key: str, value: tuple, subscripts, span):
+        """Element ``subscripts`` of a constant array; of an array of records, the record of
+        the elements of its fields' tables."""
+        element = value
+        while type(element) is tuple and element:
+            element = element[0]
+        if type(element) is not RecordValue:
+            return self._indexed(self._constant_table(key, value, span), subscripts)
+        fields = {name: self._indexed_constant(f"{key}.{name}", leaf_value(value, (name,)),
+                                               subscripts, span)
+                  for name in element.fields}
+        return RecordValue(element.type, fields)
+
+    def _constant_table(self, key: str, value: tuple, span) -> flat.Var:
         """A package constant array as a temporary of the function holding its value (one
         per constant: generated code indexes variables, not literals)."""
         from compiler.flatten.values import shape, to_expr
-        key = ref.dotted
         found = self.tables.get(key)
         if found is None:
             element = value
@@ -398,7 +426,7 @@ class FunctionScope:
             else:
                 type_name = self._type_of(element)
             dims = tuple(flat.Const(size) for size in shape(value))
-            found = self.tables[key] = self._temporary("$table", type_name, dims, ref.span,
+            found = self.tables[key] = self._temporary("$table", type_name, dims, span,
                                                        default=to_expr(value))
         return found
 
@@ -498,9 +526,14 @@ class FunctionScope:
         from compiler.flatten.functions import function_header
         func = call.func
         name = func.parts[0].name
+        if name in self.functional and len(func.parts) == 1 and not func.is_global:
+            return self._call_value(self.functional[name], call)
         if builtin_called(func, Env(self.ctx, None, self.entry)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
+            if name == "array":
+                from compiler.flatten.builtins import as_array_constructor
+                return self.expr(as_array_constructor(call))
             if name in ("sum", "product", "min", "max") and len(call.args) == 1 and \
                     type(call.args[0]) is ast.Comprehension and not call.named:
                 return self._reduction(name, call.args[0])
@@ -531,6 +564,8 @@ class FunctionScope:
             raise FlattenError(f"'{func.dotted}' is a {info.kind}; only functions can be called "
                                "in functions", func.span)
         header = function_header(self.ctx, entry, call.span)
+        if header.functional:
+            return self._call_value(FunctionValue(entry), call)
         if header.builtin:
             return flat.Call(header.external.function, tuple(self.expr(a) for a in call.args))
         if header.name in LOAD_RESOURCE and not call.named:
@@ -539,6 +574,24 @@ class FunctionScope:
             if resource is not None:
                 return resource
         return self.call_header(header, call)
+
+    def _call_value(self, value: FunctionValue, call: ast.Call):
+        """A call of a function passed to a functional input, or of one that has them."""
+        from compiler.flatten.calls import function_class
+        from compiler.flatten.context import Env
+
+        def local(ref):
+            if len(ref.parts) == 1 and not ref.is_global and not ref.parts[0].subscripts:
+                return self.functional.get(ref.parts[0].name)
+            return None
+        caller = Caller(self.ctx, lambda arg: self._argument(self.expr(arg), arg.span), local,
+                        lambda ref: function_class(ref, Env(self.ctx, None, self.entry)))
+        header, ports = caller.call(value, call)
+        return self.finish_call(header, ports, call.span)
+
+    def _argument(self, value, span):
+        return self._record_value(value, span) if type(value) in (RecordValue, RecordCall) \
+            else value
 
     def call_header(self, header, call: ast.Call):
         from compiler.flatten.calls import bind_call
@@ -747,6 +800,15 @@ class FunctionScope:
         if name not in self.info.members:
             raise FlattenError(f"unknown variable '{name}' in function {self.name}", target.span)
         return self._ref(target)
+
+
+def _whole_arrays(value):
+    """A constant's value as function bodies use it: arrays as whole expressions, in
+    records too (a package's record constant ``data.alow``)."""
+    if type(value) is RecordValue:
+        return RecordValue(value.type, {name: _whole_arrays(item)
+                                        for name, item in value.fields.items()})
+    return to_expr(value)
 
 
 def _check_attributes(decl: ast.Component) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 
 from compiler import flat
+from compiler.flatten import higher_order
 from compiler.flatten.errors import FlattenError
-from compiler.flatten.function_body import FunctionScope, statement_block
+from compiler.flatten.function_body import FunctionScope, Port, statement_block
 from compiler.flatten.walk import nodes
 from compiler.lang import ast
 
@@ -29,10 +30,14 @@ class FunctionHeader:
     (``inline.py``)."""
 
     __slots__ = ("name", "inputs", "outputs", "input_ports", "output_ports", "external",
-                 "builtin", "inline")
+                 "builtin", "inline", "functional")
 
-    def __init__(self, name, input_ports, output_ports, external, builtin, inline):
+    def __init__(self, name, input_ports, output_ports, external, builtin, inline,
+                 functional=None):
         self.name = name
+        # functional input name -> its function type: a function with functional inputs is
+        # called through a specialization per functional argument (``higher_order.py``)
+        self.functional = functional or {}
         self.input_ports = input_ports
         self.output_ports = output_ports
         self.inputs = tuple(var for port in input_ports for var in port.variables)
@@ -42,9 +47,16 @@ class FunctionHeader:
         self.inline = inline
 
 
-def function_header(ctx, entry, span=None) -> FunctionHeader:
-    """The header of a function, translating the whole function the first time."""
-    name = entry.full_name
+def function_header(ctx, entry, span=None, functional=None) -> FunctionHeader:
+    """The header of a function, translating the whole function the first time.
+
+    ``functional``: functional input name -> the ``FunctionValue`` passed, for the
+    specialization of a function with functional inputs; without it such a function has a
+    header (``functional`` naming those inputs, their ports empty) but no body. A plain
+    alias (``function f = P.g``) is the function it names: its body reads names there."""
+    entry = ctx.classes.alias_of(entry, span)
+    name = entry.full_name if not functional else \
+        higher_order.specialized_name(entry.full_name, functional)
     header = ctx.function_headers.get(name)
     if header is not None:
         return header
@@ -57,8 +69,27 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     scope = FunctionScope(ctx, entry, info)
     ports = {"input": [], "output": [], "local": []}
     declared = []   # (kind, position, the statements its default needs first)
+    function_types = {}
     for member_name, member in info.members.items():
         decl = member.decl
+        function_type = higher_order.is_functional(ctx, decl, entry)
+        if function_type is not None:
+            if decl.causality != "input":
+                raise FlattenError(f"variable '{member_name}' of function {name} has a "
+                                   "function type: only inputs can (MLS 12.4.2)", decl.span)
+            if decl.modification is not None or decl.dims:
+                raise FlattenError(f"functional input '{member_name}' of function {name} "
+                                   "with a default or dimensions is not supported", decl.span)
+            function_types[member_name] = function_type
+            if functional is None:
+                ports["input"].append(Port(member_name, ()))
+            else:
+                passed = functional[member_name]
+                ports["input"].extend(higher_order.extra_ports(ctx, member_name, passed,
+                                                               decl.span))
+                scope.functional[member_name] = higher_order.local_value(
+                    ctx, member_name, passed, decl.span)
+            continue
         if decl.causality == "input" and decl.protected:
             raise FlattenError(f"input '{member_name}' of function {name} cannot be protected",
                                decl.span)
@@ -77,8 +108,11 @@ def function_header(ctx, entry, span=None) -> FunctionHeader:
     builtin = external is not None and external.language == "builtin"
     definition = ctx.classes.definition(entry)
     header = FunctionHeader(name, tuple(ports["input"]), tuple(ports["output"]), external,
-                            builtin, _annotated(definition, INLINE_ANNOTATIONS))
+                            builtin, _annotated(definition, INLINE_ANNOTATIONS),
+                            function_types)
     ctx.function_headers[name] = header
+    if function_types and functional is None:
+        return header  # a body only per specialization
     if not builtin:
         local_vars = [var for port in ports["local"] for var in port.variables]
         _translate_body(ctx, entry, info, scope, header, local_vars, prologue)
@@ -98,6 +132,21 @@ def _partial_derivative_header(ctx, entry, definition: ast.ClassDef, span) -> Fu
                             False)
     ctx.function_headers[entry.full_name] = header
     return header
+
+
+def declared_signature(ctx, entry, span) -> tuple:
+    """The declared inputs of a function (name, whether it has a default) and its outputs'
+    names, in order: what function type compatibility compares (MLS 6.7)."""
+    info = ctx.classes.expand(entry, span)
+    inputs, outputs = [], []
+    for member_name, member in info.members.items():
+        decl = member.decl
+        if decl.causality == "input":
+            inputs.append((member_name, decl.modification is not None and
+                           decl.modification.binding is not None))
+        elif decl.causality == "output":
+            outputs.append(member_name)
+    return inputs, outputs
 
 
 def _prologue(scope: FunctionScope, ports: dict, declared: list) -> list:

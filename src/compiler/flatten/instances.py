@@ -202,9 +202,9 @@ class Instance:
             original = self.info.classes.get(name)
             if original is None:
                 raise FlattenError(f"class '{name}' is not replaceable", sub.span)
-            entry = ClassEntry(name, env.scope, element)
+            entry = _aliased(element, env) or ClassEntry(name, env.scope, element)
             self.ctx.classes.check_class_redeclaration(original, entry, sub.span)
-            return _renamed_class(entry, env) or entry
+            return entry
         found = self.info.classes.get(name)
         if found is not None and self.ctx.classes.definition(found).outer:
             return self._inner_class(found)
@@ -231,16 +231,13 @@ class Instance:
         return self.mod.args.get(name)
 
 
-def _renamed_class(entry: ClassEntry, env):
-    """The class a redeclaration ``package Medium = Medium`` (a bare short class) names, as
-    the instance the redeclaration is written in sees it: its own classes are redeclared
-    too (``D d(redeclare package Medium = M1)`` reaches a ``Medium`` inside D). None for any
-    other redeclaration."""
-    body = entry.definition.body
+def _aliased(element: ast.ClassDef, env):
+    """``redeclare package Medium = Medium``: the class the name denotes in the instance the
+    modification is written for (whose own ``Medium`` may be redeclared in turn), not the
+    one its text declares; None for a class that adds anything to its base."""
+    body = element.body
     if env.instance is None or not isinstance(body, ast.ShortClass) or body.dims or \
-            body.modification is not None or body.base.is_global:
-        return None
-    if body.base.parts[0] not in env.instance.info.classes:
+            body.modification is not None or body.causality or body.variability or body.flow:
         return None
     return names.resolve_type(env.instance, body.base, env.scope)
 

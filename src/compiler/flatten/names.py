@@ -42,6 +42,7 @@ def _resolve_type(inst, type_name, scope, classes):
     if not type_name.is_global:
         local = inst.class_named(type_name.parts[0])
         if local is not None:
+            local = classes.seen_from(local, scope)
             for part in type_name.parts[1:]:
                 local = classes.public_member_of(local, part, type_name.span)
                 if not isinstance(local, ClassEntry):
@@ -98,7 +99,8 @@ def _only_derived(inst, scope, name: str, ctx) -> bool:
     the name is looked up where the base class is written instead."""
     if scope is None or scope is inst.info.entry or id(scope) not in inst.info.bases:
         return False
-    return name not in ctx.classes.expand(scope).members
+    base = ctx.classes.expand(scope)
+    return name not in base.members and name not in base.classes
 
 
 def _check_time(env, span) -> None:
@@ -367,10 +369,14 @@ def pick_nested(value, selections: list):
 
 def _fields(value, parts, k: int, ref):
     """Record fields ``parts[k:]`` of a value."""
+    from compiler.flatten.records import leaf_value
     for part in parts[k:]:
-        if type(value) is not RecordValue or part.name not in value.fields:
-            raise FlattenError(f"'{part.name}' is not a field of this value", part.span)
-        value = value.fields[part.name]
+        try:
+            # (of an array of records, the array of the field: ``data.MM``)
+            value = leaf_value(value, (part.name,))
+        except KeyError:
+            raise FlattenError(f"'{part.name}' is not a field of this value",
+                               part.span) from None
         if part.subscripts:
             raise FlattenError("subscripts on record fields of constants are not supported",
                                part.span)
@@ -458,25 +464,71 @@ def enclosing_inner(holder, name: str):
     return None
 
 
+def _modified_records(ctx, info, mod, decl, member) -> tuple:
+    """An array (one dimension) of record constants given by modifications."""
+    from compiler.flatten.modifiers import indexed
+    if len(decl.dims) != 1:
+        raise FlattenError(f"constant '{decl.name}': an array of records with more than one "
+                           "dimension given by modifications is not supported", decl.span)
+    size = evaluation.evaluate(translation.translate(
+        decl.dims[0], Env(ctx, None, ctx.classes.inherited_scope(member.scope, member.holder))),
+        ctx, structural=True)
+    return tuple(_modified_record(ctx, info, indexed(mod, (k,)), decl.span)
+                 for k in range(1, size + 1))
+
+
+def _modified_record(ctx, info, mod, span, key=None) -> RecordValue:
+    """A record constant given by modifications of its fields (nested records too), the
+    other fields from their defaults. While they are computed, the constant (cached under
+    ``key``) holds the fields so far: ``R_s = R/H2O.MM`` in ``H2O(MM = ...)``."""
+    from compiler.flatten.calls import record_value
+    fields = {}
+    if key is not None:
+        ctx.constants[key] = RecordValue(info.name, fields)
+    for name, sub in mod.args.items():
+        member = info.members.get(name)
+        if member is None:
+            raise FlattenError(f"record {info.name} has no field '{name}'", sub.span or span)
+        if sub.binding is not None:
+            fields[name] = translation.binding_value(sub)
+        elif sub.args:
+            field_info = ctx.classes.expand(ctx.classes.lookup_class(
+                member.decl.type_name, member.scope), span)
+            if field_info.kind not in ("record", "operator record") or member.decl.dims:
+                continue  # attributes of a scalar field (``x(unit = "m")``)
+            fields[name] = _modified_record(ctx, field_info, sub, span)
+    return record_value(ctx, info, fields, span)
+
+
 def package_constant(member: Member, ctx, span):
     """The value of a constant declared in a class, evaluated where possible."""
-    # (the extends modifications that reach it make it another constant: ``M1``'s ``y``
-    # given by ``extends PartialMedium(y = 100)`` is not ``PartialMedium.y``)
-    key = (id(member.scope), member.decl.name) if not member.layers else (id(member),)
+    # the extends modifications that reach the constant take part: ``package P extends
+    # Base(x = 1.4)`` gives ``P.x`` another value than ``Base.x``
+    key = (id(member.scope), id(member.holder), member.decl.name,
+           tuple((id(scope), tuple(map(id, args))) for args, scope in member.layers))
     if key in ctx.constants:
         return ctx.constants[key]
     decl = member.decl
     if decl.variability != "constant":
         raise FlattenError(f"'{decl.name}' is not a constant, so it cannot be used from outside "
                            f"an instance of {member.scope.full_name}", span)
-    layers = [from_arguments(args, Env(ctx, None, scope)).get(decl.name)
+    seen = ctx.classes.inherited_scope
+    layers = [from_arguments(args, Env(ctx, None, seen(scope, member.holder))).get(decl.name)
               for args, scope in member.layers]
-    layers.append(from_ast(decl.modification, Env(ctx, None, member.scope)))
+    layers.append(from_ast(decl.modification, Env(ctx, None,
+                                                  seen(member.scope, member.holder))))
     mod = merge_all([layer for layer in layers if layer is not None], decl.name)
-    if mod is None or mod.binding is None:
-        raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
-    value = translation.binding_value(mod)
     info = ctx.classes.expand(ctx.classes.lookup_class(decl.type_name, member.scope), span)
+    if mod is not None and mod.binding is None and mod.args and \
+            info.kind in ("record", "operator record"):
+        if decl.dims:  # ``constant R r[2](each x = 1, y = {1, 2})``
+            value = _modified_records(ctx, info, mod, decl, member)
+        else:
+            value = _modified_record(ctx, info, mod, decl.span, key)  # ``constant R r(x = 1)``
+    elif mod is None or mod.binding is None:
+        raise FlattenError(f"constant '{decl.name}' has no value", decl.span)
+    else:
+        value = translation.binding_value(mod)
 
     def fold(item):
         try:

@@ -22,7 +22,8 @@ C_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 C_KEYWORDS = frozenset(
     "auto break case char const continue default do double else enum extern float for goto if "
     "inline int long register restrict return short signed sizeof static struct switch typedef "
-    "union unsigned void volatile while _Bool _Complex _Imaginary".split()
+    "union unsigned void volatile while _Bool _Complex _Imaginary".split() +
+    ["I"]  # the imaginary unit macro of <complex.h> (a function's output named I)
 )
 
 

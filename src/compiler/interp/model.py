@@ -59,7 +59,7 @@ class ExecutableModel:
     # ---------------------------------------------------------------------- start values
     def _start_values(self, overrides: dict) -> None:
         values = {"time": 0.0}
-        env = Environment(values, functions=_scalar_functions(self.functions, self.system))
+        env = Environment(values, functions=scalar_functions(self.functions, self.system))
         parameters = [item for item in self.system.variables
                       if item.kind in ("parameter", "constant")]   # in dependency order
         others = [item for item in self.system.variables
@@ -206,7 +206,7 @@ def _values_function(code: BlockCode, name: str, exprs) -> None:
     code.helpers.append((name, "", emitter.lines + [f"return [{', '.join(texts)}]"]))
 
 
-def _scalar_functions(table: FunctionTable, system: System) -> dict:
+def scalar_functions(table: FunctionTable, system: System) -> dict:
     return {item.name: _lazy(table, item.name) for item in system.functions}
 
 

@@ -457,9 +457,12 @@ def _number(model: ExecutableModel, expr) -> float:
 
 
 def _message(model: ExecutableModel, expr):
+    from compiler.interp.model import scalar_functions
     from compiler.symbolic.evaluate import Environment, evaluate
+    # user functions too: an alias's constant value may call one (``a = f(0, 2)``)
     return evaluate(expr, Environment(_values(model), _pre_values(model), model.fl[0],
-                                      model.fl[1]))
+                                      model.fl[1],
+                                      scalar_functions(model.functions, model.system)))
 
 
 def _values(model: ExecutableModel) -> dict:

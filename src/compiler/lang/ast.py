@@ -138,6 +138,15 @@ class Call:
 
 
 @node
+class FunctionArg:
+    """``function f(a = 1)``: a function (with some inputs bound) passed as the argument of a
+    functional input (MLS 12.4.2)."""
+    func: ComponentRef
+    named: tuple[NamedArg, ...] = ()
+    span: Optional[Span] = _span()
+
+
+@node
 class ArrayCons:
     """``{a, b}`` or, with one Comprehension element, ``{e for i in r}``."""
     elements: tuple["Expr", ...]
@@ -159,7 +168,7 @@ class TupleExpr:
 
 
 Expr = Union[IntLit, RealLit, StrLit, BoolLit, Colon, End, ComponentRef, Unary, Binary, IfExpr,
-             Range, Call, ArrayCons, MatrixCons, TupleExpr, Comprehension]
+             Range, Call, FunctionArg, ArrayCons, MatrixCons, TupleExpr, Comprehension]
 
 
 # --------------------------------------------------------------------------- modifications

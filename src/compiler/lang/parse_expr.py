@@ -14,6 +14,7 @@ from dataclasses import replace
 from compiler.lang import ast
 from compiler.lang.fastnew import fast_constructor
 from compiler.lang.lexer import decode_string
+from compiler.lang.errors import ParseError
 from compiler.lang.precedence import (ADDITIVE, BINARY, MULTIPLICATIVE, NON_ASSOCIATIVE, NOT,
                                       OR, RELATION)
 from compiler.lang.stream import TokenStream, make_span
@@ -305,10 +306,15 @@ class ExpressionParser(TokenStream):
         self.close(")", open_, "the argument list")
         return _Call(func, tuple(args), tuple(named), self.span_from(start))
 
-    def function_argument(self) -> ast.Expr:
-        if self.kinds[self.pos] == "function":
-            raise self.error("function arguments ('function f(...)') are not supported")
-        return self.expression()
+    def function_argument(self) -> ast.FunctionArg:
+        """``function name(a = e, ...)``: only named arguments bind inputs (MLS 12.4.2.1)."""
+        start = self.expect("function")
+        name = self.component_ref()
+        call = self.call_args(name, start)
+        if call.args:
+            raise ParseError("a function argument binds inputs by name only "
+                             "('function f(a = 1)')", call.args[0].span)
+        return ast.FunctionArg(name, call.named, call.span)
 
     # ------------------------------------------------------------------------- names
     def component_ref(self) -> ast.ComponentRef:

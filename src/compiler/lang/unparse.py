@@ -75,6 +75,8 @@ def expr(node) -> str:
         return "true" if node.value else "false"
     if kind is ast.Call:
         return f"{_ref(node.func)}({_call_args(node.args, node.named)})"
+    if kind is ast.FunctionArg:
+        return f"function {_ref(node.func)}({_call_args((), node.named)})"
     if kind is ast.IfExpr:
         parts = []
         for index, (condition, value) in enumerate(node.branches):

@@ -112,13 +112,14 @@ def _check(classes, sub, base, element, what: str, span=None) -> None:
                            "(MLS 7.3.2)", span or element.span)
 
 
-def check_class_extends(element: ast.ClassDef, inherited, definition_of) -> None:
+def check_class_extends(element: ast.ClassDef, inherited, definition_of, name_of) -> None:
     """``class extends`` ``element`` of a class whose inherited class of that name is
-    ``inherited`` (a ClassEntry or None); ``definition_of(entry)`` is the parsed class."""
+    ``inherited`` (a ClassEntry or None); ``definition_of(entry)`` is the parsed class,
+    ``name_of(entry)`` the full name of where it is written."""
     if inherited is None:
         raise FlattenError(f"'{element.name}' is extended by 'class extends', but no class of "
                            "that name is inherited (MLS 7.3.1)", element.span)
     if not definition_of(inherited).replaceable:
-        raise FlattenError(f"the inherited class {inherited.full_name} is not replaceable: "
+        raise FlattenError(f"the inherited class {name_of(inherited)} is not replaceable: "
                            "'class extends' replaces a replaceable class (MLS 7.3.1)",
                            element.span)
