@@ -32,7 +32,9 @@ PART_LINES = 40
 
 class Context:
     """What every part of one model's C needs: slots, sample flags, user functions, when-
-    clauses, and the static helpers emitted so far (in source order)."""
+    clauses, and the static helpers emitted so far (in source order). Another backend
+    passes its expression writer as ``writer_class`` (``compiler.rust.blocks``)."""
+    writer_class = CWriter
 
     def __init__(self, slots: dict, samples: dict, functions, clauses):
         self.slots = slots
@@ -41,10 +43,10 @@ class Context:
         self.clauses = clauses
         self.helpers: list[str] = []
         self.names: set[str] = set()
-        self.newton: dict = {}   # (block, initial) -> names of its helper functions
+        self.newton: dict = {}   # (block, initial) -> names of its helper functions (loops)
 
     def writer(self, initial: bool = False, locals_: dict | None = None) -> CWriter:
-        return CWriter(self.slots, self.samples, self.functions, locals_, initial)
+        return self.writer_class(self.slots, self.samples, self.functions, locals_, initial)
 
     def unique(self, base: str) -> str:
         name, number = base, 2
@@ -73,6 +75,8 @@ class Sequence:
     ``initial``: the initialization (``pre(v)`` targets, samples false, when-statements use
     ``initial_active``); ``skip``: variables whose start equation is not emitted (their
     start value is settable). Locals shared between blocks are declared at function scope.
+    Another backend's subclass (``compiler.rust.blocks``) spells the blocks: assignments,
+    linear and Newton blocks, algorithms and calls of the helpers of mixed blocks.
     """
 
     def __init__(self, context: Context, initial: bool = False, skip=frozenset(),
@@ -110,10 +114,9 @@ class Sequence:
         elif kind is NewtonBlock:
             self._newton(block)
         elif kind is AlgorithmBlock:
-            self.lines.extend(AlgorithmCode(self.context, self.initial).block(block))
+            self.lines.extend(self._algorithm(block))
         elif kind is MixedBlock:
-            name = mixed_helper(self.context, block, self.initial, self.skip)
-            self.lines.append(f"CHECK({name}(m)); /* {loop_text(block)} */")
+            self.lines.append(self._mixed(block))
         else:
             raise EmitError(f"not a block: {block!r}")
 
@@ -121,9 +124,14 @@ class Sequence:
         self.lines.extend(self.writer.take_lines())
 
     def target(self, name: str) -> str:
-        if name.startswith("pre(") and name.endswith(")"):
-            return self.writer.slot(name[4:-1]).pre_text
-        return self.writer.slot(name).text
+        return self.writer.target(name)
+
+    def _algorithm(self, block: AlgorithmBlock) -> list[str]:
+        return AlgorithmCode(self.context, self.initial).block(block)
+
+    def _mixed(self, block: MixedBlock) -> str:
+        name = mixed_helper(self.context, block, self.initial, self.skip)
+        return f"CHECK({name}(m)); /* {loop_text(block)} */"
 
     def _assignment(self, block: Assignment) -> None:
         self.writer.count(block.value)
@@ -135,10 +143,11 @@ class Sequence:
         else:
             self.lines.append(self.writer.assignment(block.var, value, comment))
 
-    def _linear(self, block: LinearBlock) -> None:
+    def linear_system(self, block: LinearBlock) -> tuple[int, int, list, list[str]]:
+        """(n, the block's number, (row-major index, text) of the matrix entries, texts of
+        the right-hand side) of a linear block; the locals they need are flushed."""
         n = len(block.vars)
         self.count += 1
-        k = self.count
         position = {name: j for j, name in enumerate(block.vars)}
         entries = [(i, position[name], expr) for i, row in enumerate(block.equations)
                    for name, expr in row.partials if name in position]
@@ -146,9 +155,13 @@ class Sequence:
             self.writer.count(expr)
         for expr in block.rhs:
             self.writer.count(expr)
-        values = [(i * n + j, self.writer.text(expr)) for i, j, expr in entries]
-        rhs = [self.writer.text(expr) for expr in block.rhs]
+        values = [(i * n + j, self.writer.real(expr)) for i, j, expr in entries]
+        rhs = [self.writer.real(expr) for expr in block.rhs]
         self.flush()
+        return n, self.count, values, rhs
+
+    def _linear(self, block: LinearBlock) -> None:
+        n, k, values, rhs = self.linear_system(block)
         self.lines.append(f"/* {loop_text(block)} */")
         a, b, pivot = f"a{k}", f"b{k}", f"pivot{k}"
         if n <= STACK_MATRIX_LIMIT:
@@ -204,25 +217,17 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
         return known
     stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
     residual = f"{stem}_residual"
-    body = Sequence(context, initial, split=False)   # x is copied in at its start
-    body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
-    for item in block.inner:  # one piece: the function's lines are those of its one part
-        body.add(item)
-    for item in block.residuals:
-        body.writer.count(item.expr)
-    texts = [body.writer.text(item.expr) for item in block.residuals]
-    body.flush()
-    body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
     context.helpers.append(function_text(
         f"/* residuals of {loop_text(block)} */",
-        f"static Status {residual}(ModelData *m, const double x[], double r[])", body.lines))
+        f"static Status {residual}(ModelData *m, const double x[], double r[])",
+        residual_lines(Sequence(context, initial, split=False), block)))
     jacobian = "NULL"
     if block.has_jacobian:
         jacobian = f"{stem}_jacobian"
         context.helpers.append(function_text(
             f"/* d residuals / d ({', '.join(block.vars)}) by the chain rule */",
             f"static Status {jacobian}(ModelData *m, double jacobian[])",
-            _newton_jacobian_lines(context, block, initial)))
+            newton_jacobian_lines(context, block, initial, _zero_jacobian)))
     context.newton[(block, initial)] = (residual, jacobian)
     return residual, jacobian
 
@@ -275,7 +280,27 @@ def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozen
     return stem
 
 
-def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) -> list[str]:
+def residual_lines(body: Sequence, block: NewtonBlock) -> list[str]:
+    """The statements of a Newton block's residual function in a fresh ``body`` (one piece):
+    the unknowns from x, the inner blocks, then r."""
+    body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
+    for item in block.inner:
+        body.add(item)
+    for item in block.residuals:
+        body.writer.count(item.expr)
+    texts = [body.writer.real(item.expr) for item in block.residuals]
+    body.flush()
+    body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
+    return body.lines
+
+
+def _zero_jacobian(n: int) -> list[str]:
+    return [f"for (size_t k = 0; k < {n * n}; k++) jacobian[k] = 0.0;"]
+
+
+def newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool, zero) -> list[str]:
+    """The statements of a Newton block's Jacobian function (row-major n x n); ``zero(n)``:
+    the statements clearing it, used where the pattern is not full."""
     n = len(block.vars)
     writer = context.writer(initial)
     entries = []
@@ -287,13 +312,12 @@ def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) 
                 entries.append((i * n + k, value))
     for _, value in entries:
         writer.count(value)
-    lines = [f"for (size_t k = 0; k < {n * n}; k++) jacobian[k] = 0.0;"] if len(entries) < n * n else []
-    body = []
+    lines = zero(n) if len(entries) < n * n else []
     for index, value in entries:
-        text = writer.text(value)
-        body.extend(writer.take_lines())
-        body.append(f"jacobian[{index}] = {text};")
-    return lines + body
+        text = writer.real(value)
+        lines.extend(writer.take_lines())
+        lines.append(f"jacobian[{index}] = {text};")
+    return lines
 
 
 def parted_function(comment: str, signature: str, parts: list[list[str]], before=(), after=()) -> str:
@@ -334,7 +358,8 @@ def uses_model(lines) -> bool:
 
 class AlgorithmCode:
     """C statements of an algorithm block: no shared locals, since variables change between
-    statements."""
+    statements. Another backend's subclass (``compiler.rust.blocks``) spells the statements;
+    the structure is this class's."""
 
     def __init__(self, context: Context, initial: bool):
         self.context = context
@@ -344,10 +369,10 @@ class AlgorithmCode:
 
     def block(self, block: AlgorithmBlock) -> list[str]:
         where = source_place(block.span)
-        lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
+        lines = [self.comment(f"algorithm computing {', '.join(block.outputs)}"
+                              f"{' (' + where + ')' if where else ''}")]
         for name, value in zip(block.outputs, block.initial_values):
-            before, text = self.value(value)
-            lines += before + [self.writer.assignment(name, text)]
+            lines += self.assign(name, value)
         return lines + self.statements(block.statements)
 
     def statements(self, items) -> list[str]:
@@ -360,7 +385,7 @@ class AlgorithmCode:
         return [INDENT + line for line in self.statements(items)]
 
     def value(self, node) -> tuple[list[str], str]:
-        """(statements, C text) of an expression: the calls of user functions it makes go
+        """(statements, text) of an expression: the calls of user functions it makes go
         to statements placed before it, made afresh for each statement."""
         self.writer.calls = {}
         text = self.writer.text(node)
@@ -369,29 +394,29 @@ class AlgorithmCode:
     def statement(self, item) -> list[str]:
         kind = type(item)
         if kind is AssignStatement:
-            before, value = self.value(item.value)
-            return before + [self.writer.assignment(item.target, value)]
+            return self.assign(item.target, item.value)
         if kind is IfStatement:
             return self._if(item)
         if kind is WhileStatement:
             before, condition = self.value(item.condition)
             if not before:
-                return [f"while ({condition}) {{", *self._body(item.body), "}"]
-            return ["for (;;) {", *(INDENT + line for line in before),
-                    f"{INDENT}if (!({condition})) break;", *self._body(item.body), "}"]
+                return [self.while_open(condition), *self._body(item.body), "}"]
+            return [self.FOREVER, *(INDENT + line for line in before),
+                    *(INDENT + line for line in self.break_unless(condition)),
+                    *self._body(item.body), "}"]
         if kind is WhenStatement:
             clause = self.context.clauses[item.clause]
             active = clause.initial_active if self.initial else clause.active
             before, condition = self.value(active)
-            return before + [f"if ({condition}) {{", *self._body(item.body), "}"]
+            return before + [self.writer.if_open(condition), *self._body(item.body), "}"]
         if kind is BreakStatement:
             return ["break;"]
         self.writer.calls = {}
         if kind is Assertion:
-            return assertion_lines(item, self.writer)
+            return self.assertion_lines(item, self.writer)
         if kind is Termination:
-            return termination_lines(item, self.writer, flag=True)
-        raise EmitError(f"the statement {kind.__name__} is not supported in generated C",
+            return self.termination_lines(item, self.writer, flag=True)
+        raise EmitError(f"the statement {kind.__name__} is not supported {self.writer.WHERE}",
                         getattr(item, "span", None))
 
     def _if(self, item: IfStatement) -> list[str]:
@@ -402,19 +427,41 @@ class AlgorithmCode:
             before, text = self.value(condition)
             pad = INDENT * depth
             if number == 0:
-                lines += before + [f"if ({text}) {{"]
+                lines += before + [self.writer.if_open(text)]
             elif before:
                 lines.append(f"{pad}}} else {{")
                 depth += 1
                 pad = INDENT * depth
-                lines += [pad + line for line in before] + [f"{pad}if ({text}) {{"]
+                lines += [pad + line for line in before] + [pad + self.writer.if_open(text)]
             else:
-                lines.append(f"{pad}}} else if ({text}) {{")
+                lines.append(f"{pad}}} else {self.writer.if_open(text)}")
             lines += [pad + line for line in self._body(body)]
         if item.else_:
             lines.append(f"{INDENT * depth}}} else {{")
             lines += [INDENT * depth + line for line in self._body(item.else_)]
         return lines + [INDENT * level + "}" for level in range(depth, -1, -1)]
+
+    # ------------------------------------------------------------ the language's spelling
+    FOREVER = "for (;;) {"
+
+    def comment(self, text: str) -> str:
+        return f"/* {text} */"
+
+    def assign(self, target: str, node) -> list[str]:
+        before, value = self.value(node)
+        return before + [self.writer.assignment(target, value)]
+
+    def while_open(self, condition: str) -> str:
+        return f"while ({condition}) {{"
+
+    def break_unless(self, condition: str) -> list[str]:
+        return [f"if (!({condition})) break;"]
+
+    def assertion_lines(self, item, writer) -> list[str]:
+        return assertion_lines(item, writer)
+
+    def termination_lines(self, item, writer, flag: bool) -> list[str]:
+        return termination_lines(item, writer, flag)
 
 
 def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:

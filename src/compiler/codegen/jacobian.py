@@ -152,13 +152,18 @@ def _local_names(columns) -> list[str]:
             for k in range(len(rhs))]
 
 
-def _factor_lines(loop: _Loop, writer) -> list[str]:
+def factor_entries(loop: _Loop, writer) -> tuple[int, int, list, list[str]]:
+    """(n, the loop's number, (row-major index, text) of its matrix entries, the locals
+    they need) of the linearization of a loop."""
     n = len(loop.unknowns)
     entries = [(i * n + loop.position[name], expr) for i, row in enumerate(loop.rows)
                for name, expr in row if name in loop.position]
-    texts = [(index, writer.text(expr)) for index, expr in entries]
-    lines = writer.take_lines()
-    k = loop.number
+    texts = [(index, writer.real(expr)) for index, expr in entries]
+    return n, loop.number, texts, writer.take_lines()
+
+
+def _factor_lines(loop: _Loop, writer) -> list[str]:
+    n, k, texts, lines = factor_entries(loop, writer)
     lines.append(f"/* linearization of {loop_text(loop.block)} */")
     lines.append(f"double jacobian_loop{k}[{n * n}] = {{0.0}};")
     lines.append(f"size_t pivot{k}[{n}];")
