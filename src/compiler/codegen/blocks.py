@@ -126,12 +126,44 @@ class Sequence:
     def target(self, name: str) -> str:
         return self.writer.target(name)
 
+    @classmethod
+    def check(cls, call: str) -> str:
+        return cls.CHECK.format(call)
+
     def _algorithm(self, block: AlgorithmBlock) -> list[str]:
-        return AlgorithmCode(self.context, self.initial).block(block)
+        return self.algorithm_code(self.context, self.initial).block(block)
 
     def _mixed(self, block: MixedBlock) -> str:
-        name = mixed_helper(self.context, block, self.initial, self.skip)
-        return f"CHECK({name}(m)); /* {loop_text(block)} */"
+        name = mixed_helper(self.context, block, self.initial, self.skip, type(self))
+        return f"{self.check(f'{name}(m)')} {self.COMMENT.format(loop_text(block))}"
+
+    # ------------------------------------------- the language's spelling of helper functions
+    VALUE_TYPES = {"Float64": "double", "Int32": "int32_t", "Int64": "int64_t", "Boolean": "bool"}
+
+    CHECK = "CHECK({});"   # a call whose failure returns its status
+    COMMENT = "/* {} */"
+    LOCAL = "const {0} {1} = {2};"   # a local constant: type, name, value
+
+    @staticmethod
+    def helper(comment: str, name: str, parts: list[list[str]]) -> str:
+        return parted_function(f"/* {comment} */", f"static Status {name}(ModelData *m)", parts)
+
+    @staticmethod
+    def mixed_iteration(stem: str, block: MixedBlock, continuous: list[str], guesses: list[str],
+                        done: str) -> str:
+        message = c_string("%s does not converge at t = %.17g: its discrete values still change "
+                           f"after {MIXED_ITERATIONS} passes")
+        return function_text(
+            f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
+            f"static Status {stem}(ModelData *m)", [
+                *continuous,
+                "for (int pass = 1; ; pass++) {", *guesses,
+                f"{INDENT}CHECK({stem}_updates(m));",
+                f"{INDENT}if ({done}) return StatusOK;",
+                f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
+                *(INDENT + line for line in continuous), "}",
+                f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
+                "m->time);"], result="StatusError")
 
     def _assignment(self, block: Assignment) -> None:
         self.writer.count(block.value)
@@ -232,50 +264,37 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
     return residual, jacobian
 
 
-_C_TYPES = {"Float64": "double", "Int32": "int32_t", "Int64": "int64_t", "Boolean": "bool"}
-
-
-def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset()) -> str:
+def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset(),
+                 sequence: type[Sequence] | None = None) -> str:
     """Emit the functions of a mixed block (once for equal blocks): its continuous part, its
-    updates, and the iteration over them (``MixedBlock``); returns the iteration's name."""
+    updates, and the iteration over them (``MixedBlock``); returns the iteration's name.
+    ``sequence``: the class of the language's ``Sequence`` (default C), which spells them."""
     known = context.newton.get((block, initial))
     if known is not None:
         return known
+    sequence = sequence or Sequence
     stem = context.unique(f"mixed_{plain_identifier(block.discrete[0])}")
-    continuous = [f"CHECK({stem}_continuous(m));"] if block.continuous else []
+    continuous = [sequence.check(f"{stem}_continuous(m)")] if block.continuous else []
     for part, blocks, what in (("continuous", block.continuous, "the continuous unknowns"),
                                ("updates", block.updates, "new discrete values")):
-        if not blocks:
-            continue
-        body = Sequence(context, initial, skip).add_all(blocks)
-        context.helpers.append(parted_function(
-            f"/* {what} of {loop_text(block)} */",
-            f"static Status {stem}_{part}(ModelData *m)", body.parts))
-    head = Sequence(context, initial)
+        if blocks:
+            body = sequence(context, initial, skip).add_all(blocks)
+            context.helpers.append(sequence.helper(f"{what} of {loop_text(block)}",
+                                                   f"{stem}_{part}", body.parts))
+    writer = context.writer(initial)
     guesses, same = [], []
     for k, name in enumerate(block.discrete):
-        slot = head.writer.slot(name[4:-1] if name.startswith("pre(") else name)
-        if slot.fmi_type not in _C_TYPES:
+        slot = writer.slot(name[4:-1] if name.startswith("pre(") else name)
+        if slot.fmi_type not in sequence.VALUE_TYPES:
             raise EmitError(f"a loop through the {slot.fmi_type} variable '{name}' is not "
-                            "supported in generated C", getattr(block.updates[0], "span", None))
-        guesses.append(f"{INDENT}const {_C_TYPES[slot.fmi_type]} guess{k} = "
-                       f"{head.target(name)};")
-        same.append(f"{head.target(name)} == guess{k}")
+                            f"supported {writer.WHERE}", getattr(block.updates[0], "span", None))
+        guesses.append(INDENT + sequence.LOCAL.format(sequence.VALUE_TYPES[slot.fmi_type],
+                                                      f"guess{k}", writer.target(name)))
+        same.append(f"{writer.target(name)} == guess{k}")
     # between events (relations latched) the discrete values are constant: one pass
-    done = " && ".join(same) if initial else f"!m->event_mode || ({' && '.join(same)})"
-    message = c_string("%s does not converge at t = %.17g: its discrete values still change "
-                       f"after {MIXED_ITERATIONS} passes")
-    context.helpers.append(function_text(
-        f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
-        f"static Status {stem}(ModelData *m)", [
-            *continuous,
-            "for (int pass = 1; ; pass++) {", *guesses,
-            f"{INDENT}CHECK({stem}_updates(m));",
-            f"{INDENT}if ({done}) return StatusOK;",
-            f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
-            *(INDENT + line for line in continuous), "}",
-            f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
-            "m->time);"], result="StatusError"))
+    done = " && ".join(same) if initial else \
+        f"!{writer.MODEL}event_mode || ({' && '.join(same)})"
+    context.helpers.append(sequence.mixed_iteration(stem, block, continuous, guesses, done))
     context.newton[(block, initial)] = stem
     return stem
 
@@ -457,40 +476,70 @@ class AlgorithmCode:
     def break_unless(self, condition: str) -> list[str]:
         return [f"if (!({condition})) break;"]
 
-    def assertion_lines(self, item, writer) -> list[str]:
-        return assertion_lines(item, writer)
-
-    def termination_lines(self, item, writer, flag: bool) -> list[str]:
-        return termination_lines(item, writer, flag)
 
 
-def assertion_lines(item: Assertion, writer: CWriter) -> list[str]:
+TIME = ("time",)   # in the pieces of a logged message: the current time
+
+
+class LogSpelling:
+    """How a message is logged: model_log (this class); the Rust backend passes a subclass
+    (``compiler.rust.blocks``), so that asserts and terminate() are written once."""
+    update = "update->"   # the fields of the event update
+
+    def status(self, name: str) -> str:
+        return f"Status{name}"
+
+    def log(self, status: str, category: str, pieces: list, writer) -> str:
+        """The statement logging the ``pieces``: texts, ``TIME``, a String expression."""
+        head, arguments = "", []
+        for piece in pieces:
+            if piece == TIME:
+                head += "%.17g"
+                arguments.append("m->time")
+            elif isinstance(piece, str):
+                head += piece
+            else:
+                message, values = message_format(piece, writer)
+                head += message
+                arguments += values
+        return (f"model_log(m, {self.status(status)}, \"{category}\", {c_string(head)}"
+                f"{''.join(', ' + a for a in arguments)});")
+
+
+C_LOG = LogSpelling()
+
+
+def assertion_lines(item: Assertion, writer, spelling: LogSpelling = C_LOG) -> list[str]:
     """``if (!condition) { log; return StatusError; }`` (a warning only logs)."""
     condition = writer.text(item.condition)
-    message, arguments = message_format(item.message, writer)
     where = source_place(item.span)
-    prefix = f"{where}: " if where else ""
     error = item.level == "error"
-    status, category = ("StatusError", "logStatusError") if error else ("StatusWarning", "logStatusWarning")
-    head = f"{prefix}assertion {'failed' if error else 'warning'} at t = %.17g: {message}"
-    log = f"model_log(m, {status}, \"{category}\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
-    lines = writer.take_lines() + [f"if (!({condition})) {{", INDENT + log]
+    status, category = ("Error", "logStatusError") if error else ("Warning", "logStatusWarning")
+    head = f"{where + ': ' if where else ''}assertion {'failed' if error else 'warning'} at t = "
+    log = spelling.log(status, category, [head, TIME, ": ", item.message], writer)
+    lines = writer.take_lines() + [writer.if_open(f"!({condition})"), INDENT + log]
     if error:
-        lines.append(INDENT + "return StatusError;")
+        lines.append(f"{INDENT}return {spelling.status('Error')};")
     return lines + ["}"]
 
 
-def termination_lines(item: Termination, writer: CWriter, flag: bool) -> list[str]:
+def termination_lines(item: Termination, writer, flag: bool,
+                      spelling: LogSpelling = C_LOG) -> list[str]:
     """terminate(message): logged under logEvents; sets the terminate flag (``flag``) or
-    ``update->terminate_simulation``."""
-    message, arguments = message_format(item.message, writer)
+    the event update's terminate_simulation."""
     where = source_place(item.span)
-    head = f"{where + ': ' if where else ''}terminate() at t = %.17g: {message}"
-    log = f"model_log(m, StatusOK, \"logEvents\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
-    target = f"{writer.slot(TERMINATE_FLAG).text} = true;" if flag else "update->terminate_simulation = true;"
+    log = spelling.log("OK", "logEvents", [f"{where + ': ' if where else ''}terminate() at t = ",
+                                           TIME, ": ", item.message], writer)
+    target = f"{writer.target(TERMINATE_FLAG)} = true;" if flag else \
+        f"{spelling.update}terminate_simulation = true;"
     lines = [log, target]
     if item.condition is not None:
-        lines = [f"if ({writer.text(item.condition)}) {{", *[INDENT + line for line in lines], "}"]
+        lines = [writer.if_open(writer.text(item.condition)), *[INDENT + line for line in lines],
+                 "}"]
     return writer.take_lines() + lines
 
 
+# the classes of this module's statements (defined after them)
+Sequence.algorithm_code = AlgorithmCode
+AlgorithmCode.assertion_lines = staticmethod(assertion_lines)
+AlgorithmCode.termination_lines = staticmethod(termination_lines)

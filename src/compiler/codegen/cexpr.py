@@ -9,26 +9,19 @@ from __future__ import annotations
 
 from compiler.codegen.errors import EmitError
 from compiler.fmu.c_tables import c_double, c_string
-from compiler.codegen.slot_writer import SlotWriter
+from compiler.codegen.slot_writer import (
+    MATH_FUNCTIONS, SUPPORT_FUNCTIONS, SlotWriter, binary_operators)
 from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Const
 
 # C operator precedence, higher binds tighter
 PRIMARY, UNARY, MULTIPLICATIVE, ADDITIVE, RELATIONAL, EQUALITY, AND, OR, CONDITIONAL = \
     16, 14, 13, 12, 10, 9, 5, 4, 3
-BINARY = {"*": ("*", MULTIPLICATIVE), "/": ("/", MULTIPLICATIVE), "+": ("+", ADDITIVE),
-          "-": ("-", ADDITIVE), "<": ("<", RELATIONAL), "<=": ("<=", RELATIONAL),
-          ">": (">", RELATIONAL), ">=": (">=", RELATIONAL), "==": ("==", EQUALITY),
-          "<>": ("!=", EQUALITY), "and": ("&&", AND), "or": ("||", OR)}
+BINARY = binary_operators(multiplicative=MULTIPLICATIVE, additive=ADDITIVE, relational=RELATIONAL,
+                          equality=EQUALITY, **{"and": AND, "or": OR})
 # built-in -> (C function for Real arguments, for Integer arguments)
-FUNCTIONS = {
-    **{name: (name, None) for name in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-                                        "cosh", "tanh", "exp", "log", "log10", "sqrt", "atan2",
-                                        "floor", "ceil")},
-    "abs": ("fabs", "integer_abs"), "sign": ("modelica_sign", "integer_sign"),
-    "min": ("fmin", "integer_min"), "max": ("fmax", "integer_max"),
-    "div": ("modelica_div", "integer_div"), "mod": ("modelica_mod", "integer_mod"),
-    "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
-}
+FUNCTIONS = {**{name: (name, None) for name in MATH_FUNCTIONS + ("log",)},
+             "abs": ("fabs", "integer_abs"), "min": ("fmin", "integer_min"),
+             "max": ("fmax", "integer_max"), **SUPPORT_FUNCTIONS}
 C_TYPES = {REAL: "double", INTEGER: "int32_t", BOOLEAN: "bool", STRING: "const char *"}
 
 

@@ -13,6 +13,25 @@ from compiler.symbolic.cse import ExpressionWriter
 from compiler.symbolic.expr import REAL, STRING, Array, Call, Const, Op, Var
 
 INDENT = "    "
+# built-ins of the languages' math libraries under their Modelica names
+MATH_FUNCTIONS = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp",
+                  "log10", "sqrt", "atan2", "floor", "ceil")
+# built-ins of the runtimes (model_support.h, support.rs): (for Real, for Integer arguments)
+SUPPORT_FUNCTIONS = {
+    "sign": ("modelica_sign", "integer_sign"), "div": ("modelica_div", "integer_div"),
+    "mod": ("modelica_mod", "integer_mod"), "rem": ("modelica_rem", "integer_rem"),
+    "integer": ("modelica_integer", None)}
+# Modelica's binary operators: their symbol in C and Rust, and the kind of their precedence
+OPERATORS = {"*": ("*", "multiplicative"), "/": ("/", "multiplicative"),
+             "+": ("+", "additive"), "-": ("-", "additive"), "<": ("<", "relational"),
+             "<=": ("<=", "relational"), ">": (">", "relational"), ">=": (">=", "relational"),
+             "==": ("==", "equality"), "<>": ("!=", "equality"), "and": ("&&", "and"),
+             "or": ("||", "or")}
+
+
+def binary_operators(**levels: int) -> dict[str, tuple[str, int]]:
+    """Modelica operator -> (symbol, precedence) for precedences by kind (``OPERATORS``)."""
+    return {op: (symbol, levels[kind]) for op, (symbol, kind) in OPERATORS.items()}
 
 
 def calls_function(node) -> bool:

@@ -9,18 +9,17 @@ leaves early through ``check!``.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from compiler.codegen import blocks
 from compiler.codegen.blocks import STACK_MATRIX_LIMIT, loop_text
-from compiler.codegen.errors import EmitError
-from compiler.codegen.interface import TERMINATE_FLAG, source_place
+from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
-from compiler.rust.expressions import RustWriter, rust_string, slot_text
+from compiler.rust.expressions import RustWriter, rust_string
 from compiler.rust.messages import message_text
 from compiler.system import (
-    MIXED_ITERATIONS, AlgorithmBlock, Assertion, Assignment, LinearBlock, MixedBlock,
-    NewtonBlock, Termination)
+    MIXED_ITERATIONS, Assignment, LinearBlock, MixedBlock, NewtonBlock)
 
 INDENT = "    "
 SIGNATURE = "(m: &mut ModelData) -> Status"
@@ -81,12 +80,33 @@ class Sequence(blocks.Sequence):
     """The statements of one generated function that evaluates blocks in order (the C
     emitter's ``Sequence``, its blocks spelled in Rust)."""
 
-    def _algorithm(self, block: AlgorithmBlock) -> list[str]:
-        return AlgorithmCode(self.context, self.initial).block(block)
+    # ------------------------------------------- the language's spelling of helper functions
+    VALUE_TYPES = {"Float64": "f64", "Int32": "i32", "Int64": "i64", "Boolean": "bool"}
 
-    def _mixed(self, block: MixedBlock) -> str:
-        name = mixed_helper(self.context, block, self.initial, self.skip)
-        return f"check!({name}(m)); // {loop_text(block)}"
+    CHECK = "check!({});"   # a call whose failure returns its status
+    COMMENT = "// {}"
+    LOCAL = "let {1}: {0} = {2};"   # a local constant: type, name, value
+
+    @staticmethod
+    def helper(comment: str, name: str, parts: list[list[str]]) -> str:
+        return parted_function(comment, name, parts)
+
+    @staticmethod
+    def mixed_iteration(stem: str, block: MixedBlock, continuous: list[str], guesses: list[str],
+                        done: str) -> str:
+        message = (f'&format!("{{}} does not converge at t = {{}}: its discrete values still '
+                   f'change after {MIXED_ITERATIONS} passes", {described(block)}, '
+                   'format_g(m.time, 17))')
+        return function_text(
+            f"{loop_text(block)}: iterate until its discrete values no longer change", stem, [
+                *continuous,
+                "let mut pass = 1;", "loop {", *guesses,
+                f"{INDENT}check!({stem}_updates(m));",
+                f"{INDENT}if {done} {{", f"{INDENT * 2}return Status::Ok;", f"{INDENT}}}",
+                f"{INDENT}if pass == {MIXED_ITERATIONS} {{", f"{INDENT * 2}break;", f"{INDENT}}}",
+                f"{INDENT}pass += 1;",
+                *(INDENT + line for line in continuous), "}",
+                f'm.log(Status::Error, "logStatusError", {message});'], result="Status::Error")
 
     def _assignment(self, block: Assignment) -> None:
         self.writer.count(block.value)
@@ -150,52 +170,6 @@ def _zero_jacobian(_n: int) -> list[str]:
     return ["for value in jacobian.iter_mut() {", f"{INDENT}*value = 0.0;", "}"]
 
 
-# ModelData's arrays by FMI type, and their Rust types
-_RUST_TYPES = {"Float64": "f64", "Int32": "i32", "Int64": "i64", "Boolean": "bool"}
-
-
-def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset()) -> str:
-    """Emit the functions of a mixed block (once for equal blocks): its continuous part, its
-    updates, and the iteration over them (``MixedBlock``); returns the iteration's name."""
-    known = context.newton.get((block, initial))
-    if known is not None:
-        return known
-    stem = context.unique(f"mixed_{plain_identifier(block.discrete[0])}")
-    continuous = [f"check!({stem}_continuous(m));"] if block.continuous else []
-    for part, blocks, what in (("continuous", block.continuous, "the continuous unknowns"),
-                               ("updates", block.updates, "new discrete values")):
-        if blocks:
-            body = Sequence(context, initial, skip).add_all(blocks)
-            context.helpers.append(parted_function(f"{what} of {loop_text(block)}",
-                                                   f"{stem}_{part}", body.parts))
-    writer = context.writer(initial)
-    guesses, same = [], []
-    for k, name in enumerate(block.discrete):
-        slot = writer.slot(name[4:-1] if name.startswith("pre(") else name)
-        if slot.fmi_type not in _RUST_TYPES:
-            raise EmitError(f"a loop through the {slot.fmi_type} variable '{name}' is not "
-                            "supported by the Rust backend", getattr(block.updates[0], "span", None))
-        guesses.append(f"{INDENT}let guess{k}: {_RUST_TYPES[slot.fmi_type]} = "
-                       f"{writer.target(name)};")
-        same.append(f"{writer.target(name)} == guess{k}")
-    # between events (relations latched) the discrete values are constant: one pass
-    done = " && ".join(same) if initial else f"!m.event_mode || ({' && '.join(same)})"
-    message = (f'&format!("{{}} does not converge at t = {{}}: its discrete values still '
-               f'change after {MIXED_ITERATIONS} passes", {described(block)}, format_g(m.time, 17))')
-    context.helpers.append(function_text(
-        f"{loop_text(block)}: iterate until its discrete values no longer change", stem, [
-            *continuous,
-            "let mut pass = 1;", "loop {", *guesses,
-            f"{INDENT}check!({stem}_updates(m));",
-            f"{INDENT}if {done} {{", f"{INDENT * 2}return Status::Ok;", f"{INDENT}}}",
-            f"{INDENT}if pass == {MIXED_ITERATIONS} {{", f"{INDENT * 2}break;", f"{INDENT}}}",
-            f"{INDENT}pass += 1;",
-            *(INDENT + line for line in continuous), "}",
-            f'm.log(Status::Error, "logStatusError", {message});'], result="Status::Error"))
-    context.newton[(block, initial)] = stem
-    return stem
-
-
 class AlgorithmCode(blocks.AlgorithmCode):
     """Rust statements of an algorithm block (the C emitter's ``AlgorithmCode``, in Rust)."""
     FOREVER = "loop {"
@@ -214,38 +188,24 @@ class AlgorithmCode(blocks.AlgorithmCode):
     def break_unless(self, condition: str) -> list[str]:
         return [f"if !({condition}) {{", f"{INDENT}break;", "}"]
 
-    def assertion_lines(self, item, writer) -> list[str]:
-        return assertion_lines(item, writer)
-
-    def termination_lines(self, item, writer, flag: bool) -> list[str]:
-        return termination_lines(item, writer, flag)
 
 
-def assertion_lines(item: Assertion, writer: RustWriter) -> list[str]:
-    """``if !(condition) { log; return Status::Error; }`` (a warning only logs)."""
-    condition = writer.text(item.condition)
-    where = source_place(item.span)
-    error = item.level == "error"
-    status, category = ("Status::Error", "logStatusError") if error else \
-        ("Status::Warning", "logStatusWarning")
-    head = f"{where + ': ' if where else ''}assertion {'failed' if error else 'warning'} at t = "
-    message = message_text([head, ("time",), ": ", item.message], writer)
-    lines = writer.take_lines() + [f"if !({condition}) {{",
-                                   f'{INDENT}m.log({status}, "{category}", &{message});']
-    if error:
-        lines.append(f"{INDENT}return Status::Error;")
-    return lines + ["}"]
+class _RustLog(blocks.LogSpelling):
+    update = "update."
+
+    def status(self, name: str) -> str:
+        return f"Status::{name.capitalize()}"
+
+    def log(self, status: str, category: str, pieces: list, writer) -> str:
+        return f'm.log({self.status(status)}, "{category}", &{message_text(pieces, writer)});'
 
 
-def termination_lines(item: Termination, writer: RustWriter, flag: bool) -> list[str]:
-    """terminate(message): logged under logEvents; sets the terminate flag (``flag``) or
-    ``update.terminate_simulation``."""
-    where = source_place(item.span)
-    message = message_text([f"{where + ': ' if where else ''}terminate() at t = ", ("time",),
-                            ": ", item.message], writer)
-    target = f"{slot_text(writer.slot(TERMINATE_FLAG))} = true;" if flag else \
-        "update.terminate_simulation = true;"
-    lines = [f'm.log(Status::Ok, "logEvents", &{message});', target]
-    if item.condition is not None:
-        lines = [f"if {writer.text(item.condition)} {{", *[INDENT + line for line in lines], "}"]
-    return writer.take_lines() + lines
+RUST_LOG = _RustLog()
+assertion_lines = functools.partial(blocks.assertion_lines, spelling=RUST_LOG)
+termination_lines = functools.partial(blocks.termination_lines, spelling=RUST_LOG)
+
+
+# the classes of this module's statements (defined after them)
+Sequence.algorithm_code = AlgorithmCode
+AlgorithmCode.assertion_lines = staticmethod(assertion_lines)
+AlgorithmCode.termination_lines = staticmethod(termination_lines)

@@ -12,29 +12,21 @@ from __future__ import annotations
 import math
 
 from compiler.codegen.errors import EmitError
-from compiler.codegen.slot_writer import SlotWriter
+from compiler.codegen.slot_writer import (
+    MATH_FUNCTIONS, SUPPORT_FUNCTIONS, SlotWriter, binary_operators)
 from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Const
 
 # Rust operator precedence, higher binds tighter; an if-expression is parenthesized as an
 # operand, comparisons do not chain
 PRIMARY, UNARY, CAST, MULTIPLICATIVE, ADDITIVE, RELATIONAL, AND, OR, CONDITIONAL = \
     16, 14, 13, 12, 11, 9, 5, 4, 2
-BINARY = {"*": ("*", MULTIPLICATIVE), "/": ("/", MULTIPLICATIVE), "+": ("+", ADDITIVE),
-          "-": ("-", ADDITIVE), "<": ("<", RELATIONAL), "<=": ("<=", RELATIONAL),
-          ">": (">", RELATIONAL), ">=": (">=", RELATIONAL), "==": ("==", RELATIONAL),
-          "<>": ("!=", RELATIONAL), "and": ("&&", AND), "or": ("||", OR)}
+BINARY = binary_operators(multiplicative=MULTIPLICATIVE, additive=ADDITIVE, relational=RELATIONAL,
+                          equality=RELATIONAL, **{"and": AND, "or": OR})
 RELATIONS = ("<", "<=", ">", ">=", "==", "<>")
 # built-in -> (Rust function for Real arguments, for Integer arguments)
-FUNCTIONS = {
-    **{name: (f"f64::{name}", None) for name in ("sin", "cos", "tan", "asin", "acos", "atan",
-                                                 "sinh", "cosh", "tanh", "exp", "log10", "sqrt",
-                                                 "atan2", "floor", "ceil")},
-    "log": ("f64::ln", None),
-    "abs": ("f64::abs", "integer_abs"), "sign": ("modelica_sign", "integer_sign"),
-    "min": ("f64::min", "integer_min"), "max": ("f64::max", "integer_max"),
-    "div": ("modelica_div", "integer_div"), "mod": ("modelica_mod", "integer_mod"),
-    "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
-}
+FUNCTIONS = {**{name: (f"f64::{name}", None) for name in MATH_FUNCTIONS}, "log": ("f64::ln", None),
+             "abs": ("f64::abs", "integer_abs"), "min": ("f64::min", "integer_min"),
+             "max": ("f64::max", "integer_max"), **SUPPORT_FUNCTIONS}
 RUST_TYPES = {REAL: "f64", INTEGER: "i32", BOOLEAN: "bool"}
 # the slot arrays of ModelData by accessor (codegen.interface.Slot.accessor)
 ARRAYS = {"R": "r", "INT": "i", "ENUM": "e", "BOOL": "b"}
