@@ -12,6 +12,7 @@ import re
 from compiler.codegen.cexpr import CWriter
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import TERMINATE_FLAG, source_place
+from compiler.codegen.loops import Run, find_runs, invariants, loop_head, loop_writer, shape
 from compiler.codegen.messages import message_format
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
@@ -44,6 +45,7 @@ class Context:
         self.helpers: list[str] = []
         self.names: set[str] = set()
         self.newton: dict = {}   # (block, initial) -> names of its helper functions (loops)
+        self.slot_index = None   # loops.SlotIndex: alike equations become for loops (C only)
 
     def writer(self, initial: bool = False, locals_: dict | None = None) -> CWriter:
         return self.writer_class(self.slots, self.samples, self.functions, locals_, initial)
@@ -89,13 +91,53 @@ class Sequence:
         self.lines: list[str] = []
         self.parts = [self.lines]   # consecutive pieces of about PART_LINES lines
         self.count = 0   # loops so far, for the names of their locals
+        self.loops = 0   # for loops of alike assignments so far, for their locals' names
 
     def add_all(self, blocks) -> "Sequence":
-        for block in blocks:
+        for block in self._grouped(blocks):
             if self.split and len(self.lines) >= PART_LINES:
                 self.next_part()
-            self.add(block)
+            if type(block) is Run:
+                self._loop(block)
+            else:
+                self.add(block)
         return self
+
+    def _grouped(self, blocks):
+        """The blocks with runs of alike assignments as ``loops.Run`` (where the context
+        knows the slots' places)."""
+        index = self.context.slot_index
+        if index is None or not self.split:
+            return blocks
+        blocks = [block for block in blocks
+                  if type(block) is not Assignment or block.var not in self.skip]
+        shapes = [shape(block.value, index, (block.var,))
+                  if type(block) is Assignment and not block.var.startswith("pre(") else None
+                  for block in blocks]
+        return find_runs(blocks, shapes)
+
+    def _loop(self, run: Run) -> None:
+        """A run of assignments as a for loop over its template's slots."""
+        self.flush()
+        self.loops += 1
+        writer = loop_writer(self.context, run, self.context.slot_index, self.initial, self.loops)
+        for number, node in enumerate(invariants(run, [block.value for block in run.template])):
+            name = f"l{self.loops}_h{number}"
+            self.lines.append(self.writer.declare(name, node, self.writer.text(node)))
+            writer.temps[node] = name
+        self.flush()
+        for block in run.template:
+            writer.count(block.value)
+        body = []
+        for block in run.template:
+            text = writer.text(block.value)
+            body.extend(writer.take_lines())
+            body.append(f"{writer.locals[block.var]} = {text};")
+        first, last = run.items[0], run.items[-1]
+        where = source_place(first.span)
+        self.lines.extend(loop_head(run, f"{first.var} .. {last.var}{', ' + where if where else ''}"))
+        self.lines.extend(INDENT + line for line in body)
+        self.lines.append("}")
 
     def next_part(self) -> None:
         """Start a new piece (with locals of its own): gcc's optimizer takes time superlinear

@@ -16,6 +16,7 @@ from compiler.codegen.events import C_EVENTS, assert_lines, indicator_lines
 from compiler.codegen.functions import FunctionCode
 from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout, sample_fired
 from compiler.codegen.jacobian import jacobian_parts
+from compiler.codegen.loops import SlotIndex
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
@@ -23,7 +24,7 @@ from compiler.fmu.external_sources import ExternalCode, external_sources
 from compiler.system import HOMOTOPY_FLAG, System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
-EMITTER_VERSION = "2"
+EMITTER_VERSION = "3"
 # Beyond this many lines gcc -O2 takes longer than the model would ever gain from it (large
 # models spend their time in the integrator's sparse LU, not in model code): gcc's quick
 # optimization level -Og compiles them about 3x faster than -O1 and 5x faster than -O2.
@@ -64,6 +65,7 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
     functions = FunctionCode(system.functions, (item.name for item in system.external_objects),
                              system.enumerations)
     context = Context(layout.slots, samples, functions, system.when_clauses)
+    context.slot_index = SlotIndex(layout.slots, layout.interface)
     source = _Module(system, layout, context).text()
     if not functions.support:
         return EmittedModel(layout.interface, source)

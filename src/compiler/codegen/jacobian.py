@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import heapq
 
-from compiler.codegen.blocks import PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text
+from compiler.codegen.blocks import (
+    INDENT, PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text)
+from compiler.codegen.loops import (
+    COUNTER, Run, Shape, find_runs, invariants, loop_head, loop_writer, shape)
 from compiler.linearization import block_unknowns, residual_rows, tangent_of
 from compiler.symbolic import ONE, ZERO, is_const, neg, var
 from compiler.system import Assignment, System
 
 LOCAL = "#"   # prefix of names that stand for C locals (no Modelica name has it)
+POSITION = "@"   # prefix of the positions of a column's values in the shapes of loops
 
 
 def analytic_jacobian_possible(system: System) -> bool:
@@ -56,12 +60,78 @@ def jacobian_parts(context: Context, system: System, column_lines=None,
     parts = [[]]
     for loop in sorted(loops.values(), key=lambda item: item.number):
         parts[-1].extend(factor_lines(loop, writer))
-    for j, (steps, values) in enumerate(columns):
+    looped = context.slot_index is not None and column_lines is _column_lines
+    positions = csc_positions(system) if looped else {}
+    items = _column_runs(context.slot_index, positions, columns) if looped else range(len(columns))
+    for number, item in enumerate(items, start=1):
+        j = item.items[0] if type(item) is Run else item
         if not loops and len(parts[-1]) >= PART_LINES:
             parts.append([])
             writer = _counted_writer(context, locals_, (), columns[j:])
-        parts[-1].extend(column_lines(system.states[j], j, steps, values, writer))
+        if type(item) is Run:
+            parts[-1].extend(_loop_lines(context, system, item, (columns, positions), writer,
+                                         number))
+        else:
+            parts[-1].extend(column_lines(system.states[j], j, *columns[j], writer))
     return parts
+
+
+def csc_positions(system: System) -> dict[tuple[int, int], int]:
+    """(row, column) -> position in the values of the pattern (columns, rows ascending)."""
+    positions = {}
+    for column, rows in enumerate(system.jacobian_rows):
+        for row in sorted(rows):
+            positions[(row, column)] = len(positions)
+    return positions
+
+
+def _column_runs(index, positions: dict, columns) -> list:
+    """The columns (their numbers) with runs of alike columns as ``loops.Run``: a column's
+    shape is its values' (slots and positions in the pattern moving together)."""
+    shapes = []
+    for j, (steps, values) in enumerate(columns):
+        key, names, offsets = [len(values)], [], []
+        for q, (row, expr) in enumerate(values):
+            found = None if steps else shape(expr, index)
+            if found is None:
+                break
+            key.append(found.key)
+            names += [f"{POSITION}{q}", *found.names]
+            offsets += [positions[(row, j)], *found.offsets]
+        else:
+            shapes.append(Shape(tuple(key), tuple(names), tuple(offsets)) if values else None)
+            continue
+        shapes.append(None)
+    return find_runs(list(range(len(columns))), shapes)
+
+
+def _loop_lines(context: Context, system: System, run: Run, pattern, writer, number: int):
+    """The columns of a run as one for loop (values at positions moving with the counter);
+    ``pattern``: (the columns, their values' positions)."""
+    columns, positions = pattern
+    template = [(j, columns[j][1]) for j in run.template]
+    lines = []
+    roots = [expr for _, values in template for _, expr in values]
+    inner = loop_writer(context, run, context.slot_index, number=number)
+    inner.locals.update(writer.locals)
+    for k, node in enumerate(invariants(run, roots)):
+        text = writer.text(node)
+        lines.extend(writer.take_lines())
+        name = f"l{number}_h{k}"
+        lines.append(writer.declare(name, node, text))
+        inner.temps[node] = name
+    for expr in roots:
+        inner.count(expr)
+    body = []
+    for j, values in template:
+        for q, (row, expr) in enumerate(values):
+            text = inner.text(expr)
+            body.extend(inner.take_lines())
+            stride = run.strides[f"{POSITION}{q}"]
+            body.append(f"values[{positions[(row, j)]} + {stride} * {COUNTER}] = {text};")
+    states = system.states
+    return lines + loop_head(run, f"d/d {states[run.items[0]]} .. d/d {states[run.items[-1]]}") + \
+        [INDENT + line for line in body] + ["}"]
 
 
 def _counted_writer(context: Context, locals_: dict, loops, columns):

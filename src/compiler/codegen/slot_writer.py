@@ -66,6 +66,7 @@ class SlotWriter(ExpressionWriter):
     BINARY: dict = {}
     FUNCTIONS: dict = {}
     MODEL = "m->"          # how the model's fields are reached
+    temp_prefix = "t"      # the names of the locals of repeated subexpressions
     WHERE = "in generated C"   # the end of "... is not supported ..."
 
     def __init__(self, slots: dict, samples: dict | None = None, functions=None,
@@ -80,7 +81,7 @@ class SlotWriter(ExpressionWriter):
 
     # ---------------------------------------------------------------------- the base's API
     def temp_name(self, number: int) -> str:
-        return f"t{number}"
+        return f"{self.temp_prefix}{number}"
 
     def shareable(self, node) -> bool:
         return node.type != STRING

@@ -9,19 +9,10 @@ from __future__ import annotations
 
 import functools
 
-from compiler.codegen.jacobian import _Loop, factor_entries
+from compiler.codegen.jacobian import _Loop, csc_positions, factor_entries
 from compiler.codegen.jacobian import jacobian_parts as c_jacobian_parts
 from compiler.rust.blocks import Context, described
 from compiler.system import System
-
-
-def csc_positions(system: System) -> dict[tuple[int, int], int]:
-    """(row, column) -> position in the values of the pattern (columns, rows ascending)."""
-    positions = {}
-    for column, rows in enumerate(system.jacobian_rows):
-        for row in sorted(rows):
-            positions[(row, column)] = len(positions)
-    return positions
 
 
 def jacobian_parts(context: Context, system: System) -> list[list[str]]:
