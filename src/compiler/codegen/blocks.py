@@ -12,12 +12,14 @@ import re
 from compiler.codegen.cexpr import CWriter
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import TERMINATE_FLAG, source_place
-from compiler.codegen.loops import Run, find_runs, invariants, loop_head, loop_writer, shape
+from compiler.codegen.loops import (
+    Run, Shape, constant_shape, find_runs, invariants, loop_head, loop_writer, shape, table_lines)
 from compiler.codegen.messages import message_format
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
 from compiler.linearization import propagate, tangent_of
 from compiler.symbolic import ONE
+from compiler.symbolic.expr import Const
 from compiler.system import (
     MIXED_ITERATIONS, AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement,
     IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
@@ -111,15 +113,20 @@ class Sequence:
             return blocks
         blocks = [block for block in blocks
                   if type(block) is not Assignment or block.var not in self.skip]
-        shapes = [shape(block.value, index, (block.var,))
-                  if type(block) is Assignment and not block.var.startswith("pre(") else None
-                  for block in blocks]
+        shapes = [_shape(block, index) for block in blocks]
         return find_runs(blocks, shapes)
 
     def _loop(self, run: Run) -> None:
         """A run of assignments as a for loop over its template's slots."""
         self.flush()
         self.loops += 1
+        first, last = run.items[0], run.items[-1]
+        where = source_place(first.span)
+        what = f"{first.var} .. {last.var}{', ' + where if where else ''}"
+        if type(first.value) is Const:
+            self.lines.extend(table_lines(run, self.writer, self.context.slot_index, self.loops,
+                                          what))
+            return
         writer = loop_writer(self.context, run, self.context.slot_index, self.initial, self.loops)
         for number, node in enumerate(invariants(run, [block.value for block in run.template])):
             name = f"l{self.loops}_h{number}"
@@ -133,9 +140,7 @@ class Sequence:
             text = writer.text(block.value)
             body.extend(writer.take_lines())
             body.append(f"{writer.locals[block.var]} = {text};")
-        first, last = run.items[0], run.items[-1]
-        where = source_place(first.span)
-        self.lines.extend(loop_head(run, f"{first.var} .. {last.var}{', ' + where if where else ''}"))
+        self.lines.extend(loop_head(run, what))
         self.lines.extend(INDENT + line for line in body)
         self.lines.append("}")
 
@@ -275,6 +280,15 @@ class Sequence:
         self.lines.append(f"double x{k}[{n}] = {{{guesses}}}, work{k}[NEWTON_WORK_SIZE({n})];")
         self.lines.append(f"size_t pivot{k}[{n}];")
         self.lines.append(f"CHECK(solve_newton(m, &{system}, x{k}, work{k}, pivot{k}));")
+
+
+def _shape(block, index) -> Shape | None:
+    """The loops.Shape of an assignment to a slot (None for other blocks)."""
+    if type(block) is not Assignment or block.var.startswith("pre("):
+        return None
+    if type(block.value) is Const:
+        return constant_shape(block.var, block.value, index)
+    return shape(block.value, index, (block.var,))
 
 
 def _comment(name: str, span) -> str:

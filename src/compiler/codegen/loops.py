@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compiler.codegen.cexpr import c_type
 from compiler.fmu.layout import C_ACCESSORS, C_ARRAYS
 from compiler.fmu.layout import layout as fmu_layout
 from compiler.symbolic.expr import Array, Call, Const, Op, Var
@@ -55,6 +56,15 @@ class Shape:
     key: tuple
     names: tuple[str, ...]
     offsets: tuple[int, ...]
+
+
+def constant_shape(target: str, value: Const, index: SlotIndex) -> Shape | None:
+    """The ``Shape`` of ``target = constant``: alike for every constant of its type, so that
+    a run of them becomes a table and a loop (start values folded at compile time)."""
+    place = index.places.get(target)
+    if place is None or value.type == "String":
+        return None
+    return Shape(("table", value.type, place[0]), (target,), (place[2],))
 
 
 def shape(node, index: SlotIndex, extra=()) -> Shape | None:
@@ -168,6 +178,19 @@ def loop_writer(context, run: Run, index: SlotIndex, initial: bool = False, numb
     writer = context.writer(initial, places)
     writer.temp_prefix = f"l{number}_"
     return writer
+
+
+def table_lines(run: Run, writer, index: SlotIndex, number: int, what: str) -> list[str]:
+    """A run of ``target = constant`` as a static table of the constants and a loop."""
+    table = f"l{number}_values"
+    first = run.items[0].value
+    values = ", ".join(writer.constant(item.value) for item in run.items)
+    places = [index.text(item.var, run.strides[item.var]) for item in run.template]
+    step = COUNTER if run.period == 1 else f"{run.period} * {COUNTER}"
+    offset = [step + (f" + {q}" if q else "") for q in range(run.period)]
+    return [f"static const {c_type(first.type)} {table}[{len(run.items)}] = "
+            f"{{{values}}};", *loop_head(run, what),
+            *(f"    {place} = {table}[{at}];" for place, at in zip(places, offset)), "}"]
 
 
 def loop_head(run: Run, what: str) -> list[str]:
