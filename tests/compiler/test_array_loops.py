@@ -22,6 +22,7 @@ MODELS = Path(__file__).parent / "msl_models" / "ArrayLoops.mo"
 LOOP = "for (size_t k = 0; k < "
 DIFFUSION_CELLS = 12
 REACTION_CELLS = 10
+PLATE_CELLS = 6
 
 
 def source(model: str) -> str:
@@ -34,7 +35,7 @@ def built(tmp_path_factory):
     cache of its own (the cache key is the compiler's sources, the same for both)."""
     root = tmp_path_factory.mktemp("array-loops")
     fmus = {}
-    for model in ("Diffusion", "Reaction"):
+    for model in ("Diffusion", "Reaction", "Plate"):
         looped = compile_fmu(MODELS, f"ArrayLoops.{model}", output=root / f"{model}.fmu",
                              environ={"COSIM_CACHE_DIR": str(root / "looped")})
         with pytest.MonkeyPatch.context() as patch:
@@ -57,6 +58,10 @@ def model_c(fmu: Path) -> str:
         return archive.read("sources/model.c").decode()
 
 
+def grid(n: int) -> list[str]:
+    return [f"T[{i},{j}]" for i in range(1, n + 1) for j in range(1, n + 1)]
+
+
 def cells(prefix: str, n: int) -> list[str]:
     return [f"{prefix}[{i}]" for i in range(1, n + 1)]
 
@@ -77,6 +82,13 @@ def test_interleaved_equations_loop_in_pairs_and_start_values_become_a_table():
     assert "R(der_u_1) =" in text and f"R(der_v_{REACTION_CELLS}) =" in text   # the ends
 
 
+def test_the_inner_rows_of_a_grid_are_a_loop_of_loops():
+    text = source("Plate")
+    inner = PLATE_CELLS - 2
+    assert f"{inner} x (2 + {inner} x 1) equations as a loop" in text   # rows 2..n-1
+    assert "for (size_t j = 0; j < " in text and "+ 6 * j + k]" in text
+
+
 def shaped(key: str, *offsets: int) -> Shape:
     return Shape((key,), tuple(f"x{k}" for k in range(len(offsets))), offsets)
 
@@ -85,20 +97,21 @@ def test_a_run_needs_strides_that_stay_the_same():
     items = list(range(7))
     shapes = [shaped("a", 0, 5), shaped("a", 1, 6), shaped("a", 2, 7), shaped("a", 3, 8),
               shaped("a", 4, 10), shaped("b", 5, 11), None]
-    grouped = find_runs(items, shapes)
+    grouped = find_runs(items, shapes)[0]
     assert type(grouped[0]) is Run and grouped[0].items == (0, 1, 2, 3)
     assert grouped[0].strides == {"x0": 1, "x1": 1}
     assert grouped[1:] == [4, 5, 6]
     # one name read with two strides is not one equation
     twice = [Shape(("a",), ("x", "x"), (k, 2 * k)) for k in range(6)]
-    assert find_runs(list(range(6)), twice) == list(range(6))
+    assert find_runs(list(range(6)), twice)[0] == list(range(6))
 
 
 # --------------------------------------------------------------------------- the numbers
 @pytest.mark.parametrize("kind", ["CoSimulation", "ModelExchange"])
 def test_loops_give_bitwise_the_results_of_the_scalar_code(built, kind):
     for model, names, stop in (("Diffusion", cells("T", DIFFUSION_CELLS), 1.0),
-                               ("Reaction", cells("u", REACTION_CELLS) + cells("v", REACTION_CELLS), 2.0)):
+                               ("Reaction", cells("u", REACTION_CELLS) + cells("v", REACTION_CELLS), 2.0),
+                               ("Plate", grid(PLATE_CELLS), 1.0)):
         looped, scalar = built[model]
         assert LOOP in model_c(looped) and LOOP not in model_c(scalar)
         assert np.array_equal(simulate(looped, names, stop, kind), simulate(scalar, names, stop, kind))
@@ -140,3 +153,16 @@ def test_reaction_matches_scipy(built):
                           atol=1e-11).y
     ours = simulate(built["Reaction"][0], cells("u", n) + cells("v", n), 2.0, "CoSimulation")
     assert np.max(np.abs(ours - reference) / (1 + np.abs(reference))) < 1e-6
+
+
+def test_plate_matches_its_closed_form(built):
+    n, k = PLATE_CELLS, 0.3
+    # dT/dt = A T, A the 5-point Laplacian with mirrored edges: T(t) = expm(A t) T(0)
+    one = np.diag(-2.0 * np.ones(n)) + np.diag(np.ones(n - 1), 1) + np.diag(np.ones(n - 1), -1)
+    one[0, 0] = one[-1, -1] = -1.0
+    a = k * (np.kron(one, np.eye(n)) + np.kron(np.eye(n), one))
+    start = np.array([i + 0.1 * j * j for i in range(1, n + 1) for j in range(1, n + 1)])
+    times = np.linspace(0.0, 1.0, 51)
+    exact = np.array([expm(a * t) @ start for t in times]).T
+    ours = simulate(built["Plate"][0], grid(n), 1.0, "CoSimulation")
+    assert np.max(np.abs(ours - exact)) < 1e-6

@@ -13,7 +13,7 @@ from compiler.codegen.cexpr import CWriter
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import TERMINATE_FLAG, source_place
 from compiler.codegen.loops import (
-    Run, Shape, constant_shape, find_runs, invariants, loop_head, loop_writer, shape, table_lines)
+    LoopWriter, Run, Shape, constant_shape, group_runs, shape, table_lines)
 from compiler.codegen.messages import message_format
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
@@ -113,36 +113,22 @@ class Sequence:
             return blocks
         blocks = [block for block in blocks
                   if type(block) is not Assignment or block.var not in self.skip]
-        shapes = [_shape(block, index) for block in blocks]
-        return find_runs(blocks, shapes)
+        return group_runs(blocks, [_shape(block, index) for block in blocks])
 
     def _loop(self, run: Run) -> None:
-        """A run of assignments as a for loop over its template's slots."""
+        """A run of assignments as a for loop (nested for a run of runs)."""
         self.flush()
         self.loops += 1
-        first, last = run.items[0], run.items[-1]
+        first, last = run.ends()
         where = source_place(first.span)
         what = f"{first.var} .. {last.var}{', ' + where if where else ''}"
+        index = self.context.slot_index
         if type(first.value) is Const:
-            self.lines.extend(table_lines(run, self.writer, self.context.slot_index, self.loops,
-                                          what))
+            self.lines.extend(table_lines(run, self.writer, index, self.loops, what))
             return
-        writer = loop_writer(self.context, run, self.context.slot_index, self.initial, self.loops)
-        for number, node in enumerate(invariants(run, [block.value for block in run.template])):
-            name = f"l{self.loops}_h{number}"
-            self.lines.append(self.writer.declare(name, node, self.writer.text(node)))
-            writer.temps[node] = name
-        self.flush()
-        for block in run.template:
-            writer.count(block.value)
-        body = []
-        for block in run.template:
-            text = writer.text(block.value)
-            body.extend(writer.take_lines())
-            body.append(f"{writer.locals[block.var]} = {text};")
-        self.lines.extend(loop_head(run, what))
-        self.lines.extend(INDENT + line for line in body)
-        self.lines.append("}")
+        writer = LoopWriter(self.context, index, self.loops, lambda block: [block.value],
+                            _assignment_lines, self.initial)
+        self.lines.extend(writer.text(run, self.writer, what))
 
     def next_part(self) -> None:
         """Start a new piece (with locals of its own): gcc's optimizer takes time superlinear
@@ -280,6 +266,11 @@ class Sequence:
         self.lines.append(f"double x{k}[{n}] = {{{guesses}}}, work{k}[NEWTON_WORK_SIZE({n})];")
         self.lines.append(f"size_t pivot{k}[{n}];")
         self.lines.append(f"CHECK(solve_newton(m, &{system}, x{k}, work{k}, pivot{k}));")
+
+
+def _assignment_lines(block: Assignment, writer, _steps) -> list[str]:
+    text = writer.text(block.value)
+    return writer.take_lines() + [f"{writer.locals[block.var]} = {text};"]
 
 
 def _shape(block, index) -> Shape | None:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import heapq
 
-from compiler.codegen.blocks import (
-    INDENT, PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text)
-from compiler.codegen.loops import (
-    COUNTER, Run, Shape, find_runs, invariants, loop_head, loop_writer, shape)
+from compiler.codegen.blocks import PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text
+from compiler.codegen.loops import LoopWriter, Run, Shape, group_runs, moved, shape
 from compiler.linearization import block_unknowns, residual_rows, tangent_of
 from compiler.symbolic import ONE, ZERO, is_const, neg, var
 from compiler.system import Assignment, System
@@ -64,7 +62,7 @@ def jacobian_parts(context: Context, system: System, column_lines=None,
     positions = csc_positions(system) if looped else {}
     items = _column_runs(context.slot_index, positions, columns) if looped else range(len(columns))
     for number, item in enumerate(items, start=1):
-        j = item.items[0] if type(item) is Run else item
+        j = item.ends()[0] if type(item) is Run else item
         if not loops and len(parts[-1]) >= PART_LINES:
             parts.append([])
             writer = _counted_writer(context, locals_, (), columns[j:])
@@ -102,36 +100,27 @@ def _column_runs(index, positions: dict, columns) -> list:
             shapes.append(Shape(tuple(key), tuple(names), tuple(offsets)) if values else None)
             continue
         shapes.append(None)
-    return find_runs(list(range(len(columns))), shapes)
+    return group_runs(list(range(len(columns))), shapes)
 
 
 def _loop_lines(context: Context, system: System, run: Run, pattern, writer, number: int):
-    """The columns of a run as one for loop (values at positions moving with the counter);
+    """The columns of a run as a for loop (values at positions moving with the counters);
     ``pattern``: (the columns, their values' positions)."""
     columns, positions = pattern
-    template = [(j, columns[j][1]) for j in run.template]
-    lines = []
-    roots = [expr for _, values in template for _, expr in values]
-    inner = loop_writer(context, run, context.slot_index, number=number)
-    inner.locals.update(writer.locals)
-    for k, node in enumerate(invariants(run, roots)):
-        text = writer.text(node)
-        lines.extend(writer.take_lines())
-        name = f"l{number}_h{k}"
-        lines.append(writer.declare(name, node, text))
-        inner.temps[node] = name
-    for expr in roots:
-        inner.count(expr)
-    body = []
-    for j, values in template:
-        for q, (row, expr) in enumerate(values):
+
+    def column_lines(j: int, inner, steps) -> list[str]:
+        lines = []
+        for q, (row, expr) in enumerate(columns[j][1]):
             text = inner.text(expr)
-            body.extend(inner.take_lines())
-            stride = run.strides[f"{POSITION}{q}"]
-            body.append(f"values[{positions[(row, j)]} + {stride} * {COUNTER}] = {text};")
-    states = system.states
-    return lines + loop_head(run, f"d/d {states[run.items[0]]} .. d/d {states[run.items[-1]]}") + \
-        [INDENT + line for line in body] + ["}"]
+            lines.extend(inner.take_lines())
+            lines.append(f"values[{moved(str(positions[(row, j)]), steps(f'{POSITION}{q}'))}] = "
+                         f"{text};")
+        return lines
+
+    loops = LoopWriter(context, context.slot_index, number,
+                       lambda j: [expr for _, expr in columns[j][1]], column_lines)
+    first, last = run.ends()
+    return loops.text(run, writer, f"d/d {system.states[first]} .. d/d {system.states[last]}")
 
 
 def _counted_writer(context: Context, locals_: dict, loops, columns):

@@ -21,7 +21,9 @@ from compiler.symbolic.expr import Array, Call, Const, Op, Var
 
 MIN_COUNT = 4     # shorter runs stay scalar: a loop would not be shorter
 MAX_PERIOD = 4    # the largest group of equations repeated by a run
-COUNTER = "k"     # the loop counter in generated C
+MAX_OUTER_PERIOD = 6   # ... and of items repeated by a run of runs (boundary, run, boundary)
+COUNTERS = ("k", "j")   # the loop counters in generated C, innermost first
+COUNTER = COUNTERS[0]
 # operators whose C reads more than the operand's slot (or has side effects)
 _NOT_LOOPED = frozenset({"pre", "delay", "String", "loadResource", "initial", "terminal"})
 
@@ -42,11 +44,12 @@ class SlotIndex:
 
     def text(self, name: str, stride: int) -> str:
         """The C place of ``name``'s slot moved by ``stride`` per step of the counter."""
+        return self.text_moved(name, [(COUNTER, stride)])
+
+    def text_moved(self, name: str, steps) -> str:
+        """The C place of ``name``'s slot moved by (counter, stride) ``steps``."""
         array, enum, _ = self.places[name]
-        if stride == 0:
-            return f"m->{array}[{enum}]"
-        step = COUNTER if abs(stride) == 1 else f"{abs(stride)} * {COUNTER}"
-        return f"m->{array}[{enum} {'+' if stride > 0 else '-'} {step}]"
+        return f"m->{array}[{moved(enum, steps)}]"
 
 
 @dataclass(frozen=True)
@@ -109,36 +112,75 @@ def shape(node, index: SlotIndex, extra=()) -> Shape | None:
 @dataclass(frozen=True)
 class Run:
     """``count`` repetitions of a group of ``period`` items (``items[:period]`` is the first
-    group, the template); ``strides``: name in the template -> slot stride per repetition."""
+    group, the template, whose items may be runs themselves: nested loops); ``strides``: name
+    in the template -> slot stride per repetition; ``shapes``: the template's."""
     items: tuple
     period: int
     count: int
     strides: dict
+    shapes: tuple = ()
 
     @property
     def template(self) -> tuple:
         return self.items[:self.period]
 
+    @property
+    def height(self) -> int:
+        """1 for a loop, 2 for a loop of loops."""
+        return 1 + max((item.height for item in self.template if type(item) is Run), default=0)
 
-def find_runs(items, shapes: list[Shape | None]) -> list:
-    """``items`` with every run of at least MIN_COUNT alike groups replaced by a ``Run``
-    (``shapes[i]``: the Shape of item i, None where it cannot be in a loop)."""
-    out, i, n = [], 0, len(items)
+    def ends(self) -> tuple:
+        """The first and the last scalar item of the run."""
+        first, last = self.items[0], self.items[-1]
+        return (first.ends()[0] if type(first) is Run else first,
+                last.ends()[1] if type(last) is Run else last)
+
+    def leaves(self) -> list:
+        """The items of the template, those of inner runs' templates in their place."""
+        return [leaf for item in self.template
+                for leaf in (item.leaves() if type(item) is Run else [item])]
+
+    def shape(self) -> Shape | None:
+        """The Shape of the whole run, for finding runs of runs (a table has none)."""
+        if not self.shapes or any(group.key[:1] == ("table",) for group in self.shapes):
+            return None
+        steps = tuple(self.strides[name] for group in self.shapes for name in group.names)
+        return Shape(("run", self.period, self.count, steps,
+                      tuple(group.key for group in self.shapes)),
+                      tuple(name for group in self.shapes for name in group.names),
+                      tuple(offset for group in self.shapes for offset in group.offsets))
+
+
+def group_runs(items, shapes: list[Shape | None]) -> list:
+    """``items`` with runs as loops and runs of those runs (a 2-D grid's rows) as loops of
+    loops."""
+    return find_runs(*find_runs(items, shapes), max_period=MAX_OUTER_PERIOD)[0]
+
+
+def find_runs(items, shapes: list[Shape | None], max_period: int = MAX_PERIOD):
+    """(``items`` with every run of at least MIN_COUNT alike groups replaced by a ``Run``,
+    the shapes of the new items); ``shapes[i]``: the Shape of item i, None where it cannot
+    be in a loop."""
+    out, out_shapes, i, n = [], [], 0, len(items)
     while i < n:
         best = None
         if shapes[i] is not None:
-            for period in range(1, MAX_PERIOD + 1):
+            for period in range(1, max_period + 1):
                 found = _run_at(shapes, i, period)
                 if found and (best is None or found[0] * period > best[0] * best[1]):
                     best = (found[0], period, found[1])
         if best is None or best[0] < MIN_COUNT:
             out.append(items[i])
+            out_shapes.append(shapes[i])
             i += 1
             continue
         count, period, strides = best
-        out.append(Run(tuple(items[i:i + count * period]), period, count, strides))
+        run = Run(tuple(items[i:i + count * period]), period, count, strides,
+                  tuple(shapes[i:i + period]))
+        out.append(run)
+        out_shapes.append(run.shape())
         i += count * period
-    return out
+    return out, out_shapes
 
 
 def _run_at(shapes, start: int, period: int):
@@ -170,39 +212,107 @@ def _run_at(shapes, start: int, period: int):
     return count, by_name
 
 
-def loop_writer(context, run: Run, index: SlotIndex, initial: bool = False, number: int = 0):
-    """A writer of the run's template whose slots move with the counter; its locals are
-    named apart from the function's (``l<number>_``)."""
-    places = {name: index.text(name, stride) for name, stride in run.strides.items()
-              if stride != 0 and name in index.places}
-    writer = context.writer(initial, places)
-    writer.temp_prefix = f"l{number}_"
-    return writer
+def moved(base: str, steps) -> str:
+    """``base`` moved by ``stride * counter`` for each (counter, stride) of ``steps``."""
+    text = base
+    for counter, stride in steps:
+        if stride:
+            step = counter if abs(stride) == 1 else f"{abs(stride)} * {counter}"
+            text += f" {'+' if stride > 0 else '-'} {step}"
+    return text
 
 
-def table_lines(run: Run, writer, index: SlotIndex, number: int, what: str) -> list[str]:
-    """A run of ``target = constant`` as a static table of the constants and a loop."""
-    table = f"l{number}_values"
-    first = run.items[0].value
-    values = ", ".join(writer.constant(item.value) for item in run.items)
-    places = [index.text(item.var, run.strides[item.var]) for item in run.template]
-    step = COUNTER if run.period == 1 else f"{run.period} * {COUNTER}"
-    offset = [step + (f" + {q}" if q else "") for q in range(run.period)]
-    return [f"static const {c_type(first.type)} {table}[{len(run.items)}] = "
-            f"{{{values}}};", *loop_head(run, what),
-            *(f"    {place} = {table}[{at}];" for place, at in zip(places, offset)), "}"]
+class LoopWriter:
+    """Writes a run as nested for loops: ``roots(item)`` are the expressions of a leaf item,
+    ``lines(item, writer, steps)`` its statements, given a writer whose slots move with the
+    counters and ``steps(name)``: (counter, stride) of a name (positions of the Jacobian's
+    values are names too). Subexpressions that read nothing moving are computed once, before
+    the outer loop, by ``outer`` (the function's writer)."""
+
+    def __init__(self, context, index: SlotIndex, number: int, roots, lines, initial: bool = False):
+        self.context = context
+        self.index = index
+        self.number = number
+        self.roots = roots
+        self.lines = lines
+        self.initial = initial
+        self.hoisted: dict = {}
+        self.bodies = 0
+
+    def text(self, run: Run, outer, what: str) -> list[str]:
+        lines = []
+        moving = _moving(run)
+        nodes = invariants(moving, [root for item in run.leaves() for root in self.roots(item)])
+        for k, node in enumerate(nodes):
+            name = f"l{self.number}_h{k}"
+            value = outer.text(node)
+            lines.extend(outer.take_lines())
+            lines.append(outer.declare(name, node, value))
+            self.hoisted[node] = name
+        return lines + [f"/* {what}: {_count_text(run)} equations as a loop */",
+                        *self._loop(run, [])]
+
+    def _loop(self, run: Run, outer_steps: list) -> list[str]:
+        counter = COUNTERS[run.height - 1]
+        steps = outer_steps + [(counter, run.strides)]
+        body, leaves = [], []
+        for item in run.template + (None,):
+            if type(item) is Run or item is None:
+                body += self._leaves(leaves, steps)
+                leaves = []
+                if item is not None:
+                    body += self._loop(item, steps)
+            else:
+                leaves.append(item)
+        return [f"for (size_t {counter} = 0; {counter} < {run.count}; {counter}++) {{",
+                *(INDENT + line for line in body), "}"]
+
+    def _leaves(self, items, steps) -> list[str]:
+        if not items:
+            return []
+        def step_of(name):
+            return [(counter, strides.get(name, 0)) for counter, strides in steps]
+        places = {}
+        for _, strides in steps:
+            for name in strides:
+                if name in self.index.places and name not in places and any(
+                        stride for _, stride in step_of(name)):
+                    places[name] = self.index.text_moved(name, step_of(name))
+        writer = self.context.writer(self.initial, places)
+        self.bodies += 1
+        writer.temp_prefix = f"l{self.number}_{self.bodies}_"
+        writer.temps.update(self.hoisted)
+        for item in items:
+            for root in self.roots(item):
+                writer.count(root)
+        lines = []
+        for item in items:
+            lines += self.lines(item, writer, step_of)
+        return lines
 
 
-def loop_head(run: Run, what: str) -> list[str]:
-    return [f"/* {what}: {run.count} x {run.period} equations as a loop */",
-            f"for (size_t {COUNTER} = 0; {COUNTER} < {run.count}; {COUNTER}++) {{"]
+INDENT = "    "
 
 
-def invariants(run: Run, roots) -> list:
-    """The largest subexpressions of ``roots`` (the template's) that read no slot moving with
-    the counter, computed once before the loop. Not those inside an if-expression's branch
-    or the right operand of and/or, which the scalar code evaluates only sometimes."""
-    moving = {name for name, stride in run.strides.items() if stride != 0}
+def _moving(run: Run) -> set:
+    names = {name for name, stride in run.strides.items() if stride}
+    for item in run.template:
+        if type(item) is Run:
+            names |= _moving(item)
+    return names
+
+
+def _count_text(run: Run) -> str:
+    inner = [item for item in run.template if type(item) is Run]
+    if not inner:
+        return f"{run.count} x {run.period}"
+    return f"{run.count} x ({len(run.template) - len(inner)} + {' + '.join(_count_text(item) for item in inner)})"
+
+
+def invariants(moving: set, roots) -> list:
+    """The largest subexpressions of ``roots`` (a run's) that read no slot of ``moving``,
+    computed once before the loop. Not those inside an if-expression's branch or the right
+    operand of and/or, which the scalar code evaluates only sometimes."""
     found: dict = {}
     reads: dict = {}
 
@@ -233,3 +343,17 @@ def invariants(run: Run, roots) -> list:
         else:
             stack.extend(node.args)
     return list(found)
+
+
+def table_lines(run: Run, writer, index: SlotIndex, number: int, what: str) -> list[str]:
+    """A run of ``target = constant`` as a static table of the constants and a loop."""
+    table = f"l{number}_values"
+    first = run.items[0].value
+    values = ", ".join(writer.constant(item.value) for item in run.items)
+    places = [index.text(item.var, run.strides[item.var]) for item in run.template]
+    step = COUNTER if run.period == 1 else f"{run.period} * {COUNTER}"
+    offset = [step + (f" + {q}" if q else "") for q in range(run.period)]
+    return [f"static const {c_type(first.type)} {table}[{len(run.items)}] = {{{values}}};",
+            f"/* {what}: {run.count} x {run.period} equations as a loop */",
+            f"for (size_t {COUNTER} = 0; {COUNTER} < {run.count}; {COUNTER}++) {{",
+            *(f"{INDENT}{place} = {table}[{at}];" for place, at in zip(places, offset)), "}"]

@@ -42,4 +42,23 @@ package ArrayLoops "Array equations the C backend emits as for loops (test_array
     der(v[n]) = 3*u[n] - u[n]^2*v[n] + c*(v[n - 1] - v[n]);
     annotation(experiment(StopTime = 2));
   end Reaction;
+
+  model Plate "2-D diffusion on an n x n grid, no flux at the edges: the inner rows are a loop of loops"
+    parameter Integer n = 6;
+    parameter Real k = 0.3;
+    Real T[n, n];
+  initial equation
+    for i in 1:n loop
+      for j in 1:n loop
+        T[i, j] = i + 0.1*j*j;
+      end for;
+    end for;
+  equation
+    for i in 1:n loop
+      for j in 1:n loop
+        der(T[i, j]) = k*(T[min(i + 1, n), j] + T[max(i - 1, 1), j] + T[i, min(j + 1, n)] + T[i, max(j - 1, 1)] - 4*T[i, j]);
+      end for;
+    end for;
+    annotation(experiment(StopTime = 1));
+  end Plate;
 end ArrayLoops;
