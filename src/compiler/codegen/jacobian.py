@@ -61,11 +61,16 @@ def jacobian_parts(context: Context, system: System, column_lines=None,
     looped = context.slot_index is not None and column_lines is _column_lines
     positions = csc_positions(system) if looped else {}
     items = _column_runs(context.slot_index, positions, columns) if looped else range(len(columns))
+    items = list(items)
     for number, item in enumerate(items, start=1):
         j = item.ends()[0] if type(item) is Run else item
         if not loops and len(parts[-1]) >= PART_LINES:
             parts.append([])
-            writer = _counted_writer(context, locals_, (), columns[j:])
+            # the columns this part can hold (a run's are its loop's): counting all the
+            # columns left for every part took time quadratic in the states
+            ahead = [columns[k] for k in items[number - 1:number - 1 + PART_LINES]
+                     if type(k) is not Run]
+            writer = _counted_writer(context, locals_, (), ahead)
         if type(item) is Run:
             parts[-1].extend(_loop_lines(context, system, item, (columns, positions), writer,
                                          number))
