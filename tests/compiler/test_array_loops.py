@@ -14,9 +14,9 @@ from scipy.linalg import expm
 
 from compiler.api import flatten_model
 from compiler.causalize import causalize
-from compiler.codegen import emit_c, loops
+from compiler.codegen import emit_c
 from compiler.codegen.loops import Run, Shape, find_runs
-from compiler.compile import compile_fmu
+from compiler.fmu import package_fmu
 
 MODELS = Path(__file__).parent / "msl_models" / "ArrayLoops.mo"
 LOOP = "for (size_t k = 0; k < "
@@ -31,19 +31,20 @@ def source(model: str) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """model -> (FMU with loops, FMU of the same equations all scalar), each compiled in a
-    cache of its own (the cache key is the compiler's sources, the same for both)."""
+    """model -> (FMU with loops, FMU of the same equations all scalar)."""
     root = tmp_path_factory.mktemp("array-loops")
     fmus = {}
     for model in ("Diffusion", "Reaction", "Plate"):
-        looped = compile_fmu(MODELS, f"ArrayLoops.{model}", output=root / f"{model}.fmu",
-                             environ={"COSIM_CACHE_DIR": str(root / "looped")})
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(loops, "MIN_COUNT", 10 ** 9)   # no run is long enough
-            scalar = compile_fmu(MODELS, f"ArrayLoops.{model}",
-                                 output=root / f"{model}_scalar.fmu",
-                                 environ={"COSIM_CACHE_DIR": str(root / "scalar")})
-        fmus[model] = (looped, scalar)
+        system = causalize(flatten_model(MODELS, f"ArrayLoops.{model}"))
+        pair = []
+        for looped in (True, False):
+            emitted = emit_c(system, loops=looped)
+            path = root / f"{model}_{'loops' if looped else 'scalar'}.fmu"
+            packaged = package_fmu(emitted.interface, emitted.source, path,
+                                   object_cache=root / "objects")
+            assert not packaged.compiler_warnings   # generated C compiles warning-free
+            pair.append(path)
+        fmus[model] = tuple(pair)
     return fmus
 
 

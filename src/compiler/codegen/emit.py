@@ -54,9 +54,11 @@ class EmittedModel:
     external: ExternalCode | None = None
 
 
-def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
+def emit_c(system: System, identifier: str | None = None, loops: bool = True) -> EmittedModel:
     """Generate the C of ``system``; ``identifier`` is the FMU's modelIdentifier (default:
-    the model's name as a C identifier). Raises ``EmitError`` for what C cannot express."""
+    the model's name as a C identifier); ``loops``: runs of alike equations as for loops
+    (``codegen.loops``; False: every equation scalar, as a reference). Raises ``EmitError``
+    for what C cannot express."""
     plan = plan_parameters(system)
     system = fold(system, plan)
     layout = make_layout(system, plan, identifier or plain_identifier(system.name))
@@ -65,7 +67,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
     functions = FunctionCode(system.functions, (item.name for item in system.external_objects),
                              system.enumerations)
     context = Context(layout.slots, samples, functions, system.when_clauses)
-    context.slot_index = SlotIndex(layout.slots, layout.interface)
+    if loops:
+        context.slot_index = SlotIndex(layout.slots, layout.interface)
     source = _Module(system, layout, context).text()
     if not functions.support:
         return EmittedModel(layout.interface, source)
