@@ -34,7 +34,7 @@ def built(tmp_path_factory):
     """model -> (FMU with loops, FMU of the same equations all scalar)."""
     root = tmp_path_factory.mktemp("array-loops")
     fmus = {}
-    for model in ("Diffusion", "Reaction", "Plate"):
+    for model in ("Diffusion", "Reaction", "Plate", "Alternating"):
         system = causalize(flatten_model(MODELS, f"ArrayLoops.{model}"))
         pair = []
         for looped in (True, False):
@@ -102,6 +102,11 @@ def test_a_run_needs_strides_that_stay_the_same():
     assert type(grouped[0]) is Run and grouped[0].items == (0, 1, 2, 3)
     assert grouped[0].strides == {"x0": 1, "x1": 1}
     assert grouped[1:] == [4, 5, 6]
+    # a constant that changes from one repetition to the next cannot share a loop with an
+    # equation: only runs of constants alone become tables
+    table = [Shape(("table", "Real", "r"), ("c",), (k,)) for k in range(6)]
+    mixed = [item for pair in zip(table, [shaped("a", 10 + k) for k in range(6)]) for item in pair]
+    assert find_runs(list(range(12)), mixed)[0] == list(range(12))
     # one name read with two strides is not one equation
     twice = [Shape(("a",), ("x", "x"), (k, 2 * k)) for k in range(6)]
     assert find_runs(list(range(6)), twice)[0] == list(range(6))
@@ -167,3 +172,12 @@ def test_plate_matches_its_closed_form(built):
     exact = np.array([expm(a * t) @ start for t in times]).T
     ours = simulate(built["Plate"][0], grid(n), 1.0, "CoSimulation")
     assert np.max(np.abs(ours - exact)) < 1e-6
+
+
+def test_start_values_in_a_table_match_the_closed_form(built):
+    n = 8
+    assert "static const int32_t l1_values[8] = {1, 4, 9, 16, 25, 36, 49, 64};" in source("Alternating")
+    ours = simulate(built["Alternating"][0], cells("x", n), 1.0, "CoSimulation")
+    times = np.linspace(0.0, 1.0, 51)
+    exact = np.array([[(i * i) * np.exp(-t) for t in times] for i in range(1, n + 1)])
+    assert np.max(np.abs(ours - exact) / exact) < 1e-6

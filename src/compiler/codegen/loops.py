@@ -191,6 +191,9 @@ def _run_at(shapes, start: int, period: int):
     first = shapes[start:start + period]
     if any(item is None for item in first):
         return None
+    tables = [item.key[:1] == ("table",) for item in first]
+    if any(tables) and not all(tables):
+        return None   # constants that differ from one repetition to the next: a table's only
     second = shapes[start + period:start + 2 * period]
     if any(b is None or a.key != b.key for a, b in zip(first, second)):
         return None

@@ -61,4 +61,18 @@ package ArrayLoops "Array equations the C backend emits as for loops (test_array
     end for;
     annotation(experiment(StopTime = 1));
   end Plate;
+
+  model Alternating "start values folded at compile time alternate with the derivatives that read them: one loop cannot hold both"
+    parameter Integer n = 8;
+    Real x[n];
+  initial equation
+    for i in 1:n loop
+      x[i] = i*i;
+    end for;
+  equation
+    for i in 1:n loop
+      der(x[i]) = -x[i];
+    end for;
+    annotation(experiment(StopTime = 1));
+  end Alternating;
 end ArrayLoops;
