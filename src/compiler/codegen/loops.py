@@ -6,9 +6,14 @@ sequence in which every run of consecutive items that differ only in the slots t
 each slot moving by a fixed stride from one item to the next (x[i] = f(x[i-1], x[i], x[i+1])
 for i = 2..n-1), is one ``Run``, written as a loop over a counter k with index arithmetic on
 the slot arrays. Boundary items stay scalar. A run may repeat a group of ``period`` items
-(der(u[i,j]), der(v[i,j]), der(u[i,j+1]), ...). The loop evaluates the very expression trees
-of the scalar code in the same order, so results are bitwise the same; gcc's time and the
-code's size then grow with the number of distinct equations, not with the array sizes.
+(der(u[i,j]), der(v[i,j]), der(u[i,j+1]), ...), and runs of alike runs become nested loops
+(the inner rows of a grid: boundary cell, run, boundary cell); a run of constants (start
+values folded at compile time) becomes a static table read by a loop. The loop evaluates the
+very expression trees of the scalar code in the same order (subexpressions that read nothing
+moving are computed once before it), so results are bitwise those of the scalar code at the
+same optimization level; gcc's time and the code's size then grow with the number of
+distinct equations, not with the array sizes. Only the C backend loops; the Rust backend
+stays scalar (its Context has no ``SlotIndex``).
 """
 from __future__ import annotations
 
@@ -24,8 +29,9 @@ MAX_PERIOD = 4    # the largest group of equations repeated by a run
 MAX_OUTER_PERIOD = 6   # ... and of items repeated by a run of runs (boundary, run, boundary)
 COUNTERS = ("k", "j")   # the loop counters in generated C, innermost first
 COUNTER = COUNTERS[0]
-# operators whose C reads more than the operand's slot (or has side effects)
-_NOT_LOOPED = frozenset({"pre", "delay", "String", "loadResource", "initial", "terminal"})
+# operators a loop does not hold: pre() reads another array, the others have side effects
+# or state of their own
+_NOT_LOOPED = frozenset({"pre", "delay", "String", "loadResource"})
 
 
 class SlotIndex:
