@@ -1,7 +1,7 @@
 """Time of ``cosim compile``, Modelica to a built FMU, for a small model and the mass chain of
 bench_compile.py (N masses: 2N states).
 
-Usage: python3 tools/bench_codegen.py [--sizes 1000] [--repeat R]
+Usage: python3 tools/bench_codegen.py [--sizes 1000] [--repeat R] [--loops [N ...]] [--no-scalar]
 Targets (issue 19): a small model (3 states) cold in under 1 s wall, the 2000-state chain
 (N = 1000) in under 8 s. "Cold" is a model the FMU cache does not hold, compiled by a
 ``cosim`` whose runtime objects are built (they are compiled once per runtime version and C
@@ -11,6 +11,11 @@ and imports included, with Python's bytecode cached as an installed package has 
 model is then compiled stage by stage in this process, to show where the time goes. CPU
 seconds count this process and its children (gcc); wall seconds depend on the load of the
 machine (printed), as gcc runs on both cores.
+
+``--loops 32 100`` prints instead the section on array equations emitted as loops
+(compiler.codegen.loops): the size of model.c and the time of gcc (+ packaging) for the heat
+rod of 1000 cells and the Brusselator on N x N grids (tools/bench_sparse.py's models), with
+loops and, unless ``--no-scalar``, with every equation scalar as before (N = 100 scalar: minutes).
 """
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))   # tests.runtime.sparse_problems: the models of --loops
 
 from compiler import fmu_cache  # noqa: E402
 from compiler.api import flatten_model  # noqa: E402
@@ -135,11 +141,44 @@ def measure(name: str, path: Path, libs: list[Path], folder: Path, repeat: int) 
     return best[0]
 
 
+def loop_section(sizes: list[int], scalar: bool) -> None:
+    """model.c and gcc with and without loops (see the module docstring)."""
+    from tests.runtime.sparse_problems import brusselator, rod
+    print(f"{'model':<22} {'emission':<8} {'states':>6} {'model.c KB':>10} {'emit s':>7} "
+          f"{'gcc + package s':>16}")
+    with tempfile.TemporaryDirectory() as directory:
+        folder = Path(directory)
+        for case in [rod(1000)] + [brusselator(n) for n in sizes]:
+            path = folder / "Case.mo"
+            path.write_text(case.modelica)
+            system = causalize(flatten_model(path, environ={}))
+            for emission in ("loops", "scalar") if scalar else ("loops",):
+                clock = Clock()
+                emitted = emit_c(system, loops=emission == "loops")
+                emit_seconds = clock.lap()[0]
+                if not (folder / "objects").exists():   # the runtime's objects, built once
+                    package_fmu(emitted.interface, emitted.source, folder / "case.fmu",
+                                object_cache=folder / "objects")
+                    clock.lap()
+                package_fmu(emitted.interface, emitted.source, folder / "case.fmu",
+                            object_cache=folder / "objects")
+                gcc_seconds = clock.lap()[0]
+                print(f"{case.name:<22} {emission:<8} {len(system.states):>6} "
+                      f"{len(emitted.source) / 1000:>10.1f} {emit_seconds:>7.2f} {gcc_seconds:>16.2f}",
+                      flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[CHAIN_TARGET_SIZE])
     parser.add_argument("--repeat", type=int, default=3, help="best of R cold runs of the command")
+    parser.add_argument("--loops", type=int, nargs="*", default=None,
+                        help="the section on loops, for Brusselator grids N (default 32)")
+    parser.add_argument("--no-scalar", action="store_true", help="with --loops: no scalar emission")
     args = parser.parse_args(argv)
+    if args.loops is not None:
+        loop_section(args.loops or [32], not args.no_scalar)
+        return 0
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     failures = []
     with tempfile.TemporaryDirectory() as directory:

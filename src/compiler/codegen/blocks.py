@@ -12,11 +12,14 @@ import re
 from compiler.codegen.cexpr import CWriter
 from compiler.codegen.errors import EmitError
 from compiler.codegen.interface import TERMINATE_FLAG, holds_statement, source_place
+from compiler.codegen.loops import (
+    LoopWriter, Run, Shape, constant_shape, group_runs, shape, table_lines)
 from compiler.codegen.messages import message_format
 from compiler.codegen.naming import plain_identifier
 from compiler.fmu.c_tables import c_string
 from compiler.linearization import propagate, tangent_of
 from compiler.symbolic import ONE
+from compiler.symbolic.expr import Const
 from compiler.system import (
     MIXED_ITERATIONS, AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement,
     IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
@@ -32,7 +35,9 @@ PART_LINES = 40
 
 class Context:
     """What every part of one model's C needs: slots, sample flags, user functions, when-
-    clauses, and the static helpers emitted so far (in source order)."""
+    clauses, and the static helpers emitted so far (in source order). Another backend
+    passes its expression writer as ``writer_class`` (``compiler.rust.blocks``)."""
+    writer_class = CWriter
 
     def __init__(self, slots: dict, samples: dict, functions, clauses):
         self.slots = slots
@@ -41,10 +46,11 @@ class Context:
         self.clauses = clauses
         self.helpers: list[str] = []
         self.names: set[str] = set()
-        self.newton: dict = {}   # (block, initial) -> names of its helper functions
+        self.newton: dict = {}   # (block, initial) -> names of its helper functions (loops)
+        self.slot_index = None   # loops.SlotIndex: alike equations become for loops (C only)
 
     def writer(self, initial: bool = False, locals_: dict | None = None) -> CWriter:
-        return CWriter(self.slots, self.samples, self.functions, locals_, initial)
+        return self.writer_class(self.slots, self.samples, self.functions, locals_, initial)
 
     def unique(self, base: str) -> str:
         name, number = base, 2
@@ -73,6 +79,8 @@ class Sequence:
     ``initial``: the initialization (``pre(v)`` targets, samples false, when-statements use
     ``initial_active``); ``skip``: variables whose start equation is not emitted (their
     start value is settable). Locals shared between blocks are declared at function scope.
+    Another backend's subclass (``compiler.rust.blocks``) spells the blocks: assignments,
+    linear and Newton blocks, algorithms and calls of the helpers of mixed blocks.
     """
 
     def __init__(self, context: Context, initial: bool = False, skip=frozenset(),
@@ -85,13 +93,42 @@ class Sequence:
         self.lines: list[str] = []
         self.parts = [self.lines]   # consecutive pieces of about PART_LINES lines
         self.count = 0   # loops so far, for the names of their locals
+        self.loops = 0   # for loops of alike assignments so far, for their locals' names
 
     def add_all(self, blocks) -> "Sequence":
-        for block in blocks:
+        for block in self._grouped(blocks):
             if self.split and len(self.lines) >= PART_LINES:
                 self.next_part()
-            self.add(block)
+            if type(block) is Run:
+                self._loop(block)
+            else:
+                self.add(block)
         return self
+
+    def _grouped(self, blocks):
+        """The blocks with runs of alike assignments as ``loops.Run`` (where the context
+        knows the slots' places)."""
+        index = self.context.slot_index
+        if index is None or not self.split:
+            return blocks
+        blocks = [block for block in blocks
+                  if type(block) is not Assignment or block.var not in self.skip]
+        return group_runs(blocks, [_shape(block, index) for block in blocks])
+
+    def _loop(self, run: Run) -> None:
+        """A run of assignments as a for loop (nested for a run of runs)."""
+        self.flush()
+        self.loops += 1
+        first, last = run.ends()
+        where = source_place(first.span)
+        what = f"{first.var} .. {last.var}{', ' + where if where else ''}"
+        index = self.context.slot_index
+        if type(first.value) is Const:
+            self.lines.extend(table_lines(run, self.writer, index, self.loops, what))
+            return
+        writer = LoopWriter(self.context, index, self.loops, lambda block: [block.value],
+                            _assignment_lines, self.initial)
+        self.lines.extend(writer.text(run, self.writer, what))
 
     def next_part(self) -> None:
         """Start a new piece (with locals of its own): gcc's optimizer takes time superlinear
@@ -110,10 +147,9 @@ class Sequence:
         elif kind is NewtonBlock:
             self._newton(block)
         elif kind is AlgorithmBlock:
-            self.lines.extend(AlgorithmCode(self.context, self.initial).block(block))
+            self.lines.extend(self._algorithm(block))
         elif kind is MixedBlock:
-            name = mixed_helper(self.context, block, self.initial, self.skip)
-            self.lines.append(f"CHECK({name}(m)); /* {loop_text(block)} */")
+            self.lines.append(self._mixed(block))
         else:
             raise EmitError(f"not a block: {block!r}")
 
@@ -121,9 +157,50 @@ class Sequence:
         self.lines.extend(self.writer.take_lines())
 
     def target(self, name: str) -> str:
-        if name.startswith("pre(") and name.endswith(")"):
-            return self.writer.slot(name[4:-1]).pre_text
-        return self.writer.slot(name).text
+        return self.writer.target(name)
+
+    @classmethod
+    def check(cls, call: str) -> str:
+        return cls.CHECK.format(call)
+
+    def _algorithm(self, block: AlgorithmBlock) -> list[str]:
+        return self.algorithm_code(self.context, self.initial).block(block)
+
+    def _mixed(self, block: MixedBlock) -> str:
+        name = mixed_helper(self.context, block, self.initial, self.skip, type(self))
+        return f"{self.check(f'{name}(m)')} {self.COMMENT.format(loop_text(block))}"
+
+    # ------------------------------------------- the language's spelling of helper functions
+    VALUE_TYPES = {"Float64": "double", "Int32": "int32_t", "Int64": "int64_t", "Boolean": "bool"}
+
+    CHECK = "CHECK({});"   # a call whose failure returns its status
+    COMMENT = "/* {} */"
+    LOCAL = "const {0} {1} = {2};"   # a local constant: type, name, value
+
+    @staticmethod
+    def helper(comment: str, name: str, parts: list[list[str]]) -> str:
+        return parted_function(f"/* {comment} */", f"static Status {name}(ModelData *m)", parts)
+
+    @staticmethod
+    def mixed_iteration(stem: str, block: MixedBlock, continuous: list[str], guesses: list[str],
+                        done: str) -> str:
+        message = c_string("%s does not converge at t = %.17g: its discrete values still change "
+                           f"after {MIXED_ITERATIONS} passes")
+        asserting = any(holds_statement(item.statements, Assertion) for item in block.updates
+                        if type(item) is AlgorithmBlock)
+        return function_text(
+            f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
+            f"static Status {stem}(ModelData *m)", [
+                *(["const bool deferred = m->assert_deferred;"] if asserting else []),
+                *continuous,
+                "for (int pass = 1; ; pass++) {", *guesses,
+                *(INDENT + line for line in _deferred_pass(stem, done) if asserting),
+                *([f"{INDENT}CHECK({stem}_updates(m));", f"{INDENT}if ({done}) return StatusOK;"]
+                  if not asserting else []),
+                f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
+                *(INDENT + line for line in continuous), "}",
+                f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
+                "m->time);"], result="StatusError")
 
     def _assignment(self, block: Assignment) -> None:
         self.writer.count(block.value)
@@ -137,10 +214,11 @@ class Sequence:
         else:
             self.lines.append(self.writer.assignment(block.var, value, comment))
 
-    def _linear(self, block: LinearBlock) -> None:
+    def linear_system(self, block: LinearBlock) -> tuple[int, int, list, list[str]]:
+        """(n, the block's number, (row-major index, text) of the matrix entries, texts of
+        the right-hand side) of a linear block; the locals they need are flushed."""
         n = len(block.vars)
         self.count += 1
-        k = self.count
         position = {name: j for j, name in enumerate(block.vars)}
         entries = [(i, position[name], expr) for i, row in enumerate(block.equations)
                    for name, expr in row.partials if name in position]
@@ -148,9 +226,13 @@ class Sequence:
             self.writer.count(expr)
         for expr in block.rhs:
             self.writer.count(expr)
-        values = [(i * n + j, self.writer.text(expr)) for i, j, expr in entries]
-        rhs = [self.writer.text(expr) for expr in block.rhs]
+        values = [(i * n + j, self.writer.real(expr)) for i, j, expr in entries]
+        rhs = [self.writer.real(expr) for expr in block.rhs]
         self.flush()
+        return n, self.count, values, rhs
+
+    def _linear(self, block: LinearBlock) -> None:
+        n, k, values, rhs = self.linear_system(block)
         self.lines.append(f"/* {loop_text(block)} */")
         a, b, pivot = f"a{k}", f"b{k}", f"pivot{k}"
         if n <= STACK_MATRIX_LIMIT:
@@ -192,6 +274,20 @@ class Sequence:
         self.lines.append(f"CHECK(solve_newton(m, &{system}, x{k}, work{k}, pivot{k}));")
 
 
+def _assignment_lines(block: Assignment, writer, _steps) -> list[str]:
+    text = writer.text(block.value)
+    return writer.take_lines() + [f"{writer.locals[block.var]} = {text};"]
+
+
+def _shape(block, index) -> Shape | None:
+    """The loops.Shape of an assignment to a slot (None for other blocks)."""
+    if type(block) is not Assignment or block.var.startswith("pre("):
+        return None
+    if type(block.value) is Const:
+        return constant_shape(block.var, block.value, index)
+    return shape(block.value, index, (block.var,))
+
+
 def _comment(name: str, span) -> str:
     """`` /* mass[1].s, Chain.mo:12:5 */``: the Modelica name and the source of an equation."""
     where = source_place(span)
@@ -206,77 +302,52 @@ def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> tuple
         return known
     stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
     residual = f"{stem}_residual"
-    body = Sequence(context, initial, split=False)   # x is copied in at its start
-    body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
-    for item in block.inner:  # one piece: the function's lines are those of its one part
-        body.add(item)
-    for item in block.residuals:
-        body.writer.count(item.expr)
-    texts = [body.writer.text(item.expr) for item in block.residuals]
-    body.flush()
-    body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
     context.helpers.append(function_text(
         f"/* residuals of {loop_text(block)} */",
-        f"static Status {residual}(ModelData *m, const double x[], double r[])", body.lines))
+        f"static Status {residual}(ModelData *m, const double x[], double r[])",
+        residual_lines(Sequence(context, initial, split=False), block)))
     jacobian = "NULL"
     if block.has_jacobian:
         jacobian = f"{stem}_jacobian"
         context.helpers.append(function_text(
             f"/* d residuals / d ({', '.join(block.vars)}) by the chain rule */",
             f"static Status {jacobian}(ModelData *m, double jacobian[])",
-            _newton_jacobian_lines(context, block, initial)))
+            newton_jacobian_lines(context, block, initial, _zero_jacobian)))
     context.newton[(block, initial)] = (residual, jacobian)
     return residual, jacobian
 
 
-_C_TYPES = {"Float64": "double", "Int32": "int32_t", "Int64": "int64_t", "Boolean": "bool"}
-
-
-def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset()) -> str:
+def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset(),
+                 sequence: type[Sequence] | None = None) -> str:
     """Emit the functions of a mixed block (once for equal blocks): its continuous part, its
-    updates, and the iteration over them (``MixedBlock``); returns the iteration's name."""
+    updates, and the iteration over them (``MixedBlock``); returns the iteration's name.
+    ``sequence``: the class of the language's ``Sequence`` (default C), which spells them."""
     known = context.newton.get((block, initial))
     if known is not None:
         return known
+    sequence = sequence or Sequence
     stem = context.unique(f"mixed_{plain_identifier(block.discrete[0])}")
-    continuous = [f"CHECK({stem}_continuous(m));"] if block.continuous else []
+    continuous = [sequence.check(f"{stem}_continuous(m)")] if block.continuous else []
     for part, blocks, what in (("continuous", block.continuous, "the continuous unknowns"),
                                ("updates", block.updates, "new discrete values")):
-        if not blocks:
-            continue
-        body = Sequence(context, initial, skip).add_all(blocks)
-        context.helpers.append(parted_function(
-            f"/* {what} of {loop_text(block)} */",
-            f"static Status {stem}_{part}(ModelData *m)", body.parts))
-    asserting = any(holds_statement(item.statements, Assertion) for item in block.updates
-                    if type(item) is AlgorithmBlock)
-    head = Sequence(context, initial)
+        if blocks:
+            body = sequence(context, initial, skip).add_all(blocks)
+            context.helpers.append(sequence.helper(f"{what} of {loop_text(block)}",
+                                                   f"{stem}_{part}", body.parts))
+    writer = context.writer(initial)
     guesses, same = [], []
     for k, name in enumerate(block.discrete):
-        slot = head.writer.slot(name[4:-1] if name.startswith("pre(") else name)
-        if slot.fmi_type not in _C_TYPES:
+        slot = writer.slot(name[4:-1] if name.startswith("pre(") else name)
+        if slot.fmi_type not in sequence.VALUE_TYPES:
             raise EmitError(f"a loop through the {slot.fmi_type} variable '{name}' is not "
-                            "supported in generated C", getattr(block.updates[0], "span", None))
-        guesses.append(f"{INDENT}const {_C_TYPES[slot.fmi_type]} guess{k} = "
-                       f"{head.target(name)};")
-        same.append(f"{head.target(name)} == guess{k}")
+                            f"supported {writer.WHERE}", getattr(block.updates[0], "span", None))
+        guesses.append(INDENT + sequence.LOCAL.format(sequence.VALUE_TYPES[slot.fmi_type],
+                                                      f"guess{k}", writer.target(name)))
+        same.append(f"{writer.target(name)} == guess{k}")
     # between events (relations latched) the discrete values are constant: one pass
-    done = " && ".join(same) if initial else f"!m->event_mode || ({' && '.join(same)})"
-    message = c_string("%s does not converge at t = %.17g: its discrete values still change "
-                       f"after {MIXED_ITERATIONS} passes")
-    context.helpers.append(function_text(
-        f"/* {loop_text(block)}: iterate until its discrete values no longer change */",
-        f"static Status {stem}(ModelData *m)", [
-            *(["const bool deferred = m->assert_deferred;"] if asserting else []),
-            *continuous,
-            "for (int pass = 1; ; pass++) {", *guesses,
-            *(INDENT + line for line in _deferred_pass(stem, done) if asserting),
-            *([f"{INDENT}CHECK({stem}_updates(m));", f"{INDENT}if ({done}) return StatusOK;"]
-              if not asserting else []),
-            f"{INDENT}if (pass == {MIXED_ITERATIONS}) break;",
-            *(INDENT + line for line in continuous), "}",
-            f'model_log(m, StatusError, "logStatusError", {message}, {described(block)}, '
-            "m->time);"], result="StatusError"))
+    done = " && ".join(same) if initial else \
+        f"!{writer.MODEL}event_mode || ({' && '.join(same)})"
+    context.helpers.append(sequence.mixed_iteration(stem, block, continuous, guesses, done))
     context.newton[(block, initial)] = stem
     return stem
 
@@ -297,7 +368,27 @@ def _deferred_pass(stem: str, done: str) -> list[str]:
             "}"]
 
 
-def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) -> list[str]:
+def residual_lines(body: Sequence, block: NewtonBlock) -> list[str]:
+    """The statements of a Newton block's residual function in a fresh ``body`` (one piece):
+    the unknowns from x, the inner blocks, then r."""
+    body.lines.extend(f"{body.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
+    for item in block.inner:
+        body.add(item)
+    for item in block.residuals:
+        body.writer.count(item.expr)
+    texts = [body.writer.real(item.expr) for item in block.residuals]
+    body.flush()
+    body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
+    return body.lines
+
+
+def _zero_jacobian(n: int) -> list[str]:
+    return [f"for (size_t k = 0; k < {n * n}; k++) jacobian[k] = 0.0;"]
+
+
+def newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool, zero) -> list[str]:
+    """The statements of a Newton block's Jacobian function (row-major n x n); ``zero(n)``:
+    the statements clearing it, used where the pattern is not full."""
     n = len(block.vars)
     writer = context.writer(initial)
     entries = []
@@ -309,13 +400,12 @@ def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) 
                 entries.append((i * n + k, value))
     for _, value in entries:
         writer.count(value)
-    lines = [f"for (size_t k = 0; k < {n * n}; k++) jacobian[k] = 0.0;"] if len(entries) < n * n else []
-    body = []
+    lines = zero(n) if len(entries) < n * n else []
     for index, value in entries:
-        text = writer.text(value)
-        body.extend(writer.take_lines())
-        body.append(f"jacobian[{index}] = {text};")
-    return lines + body
+        text = writer.real(value)
+        lines.extend(writer.take_lines())
+        lines.append(f"jacobian[{index}] = {text};")
+    return lines
 
 
 def parted_function(comment: str, signature: str, parts: list[list[str]], before=(), after=()) -> str:
@@ -356,7 +446,8 @@ def uses_model(lines) -> bool:
 
 class AlgorithmCode:
     """C statements of an algorithm block: no shared locals, since variables change between
-    statements."""
+    statements. Another backend's subclass (``compiler.rust.blocks``) spells the statements;
+    the structure is this class's."""
 
     def __init__(self, context: Context, initial: bool):
         self.context = context
@@ -366,10 +457,10 @@ class AlgorithmCode:
 
     def block(self, block: AlgorithmBlock) -> list[str]:
         where = source_place(block.span)
-        lines = [f"/* algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''} */"]
+        lines = [self.comment(f"algorithm computing {', '.join(block.outputs)}"
+                              f"{' (' + where + ')' if where else ''}")]
         for name, value in zip(block.outputs, block.initial_values):
-            before, text = self.value(value)
-            lines += before + [self.writer.assignment(name, text)]
+            lines += self.assign(name, value)
         return lines + self.statements(block.statements)
 
     def statements(self, items) -> list[str]:
@@ -382,7 +473,7 @@ class AlgorithmCode:
         return [INDENT + line for line in self.statements(items)]
 
     def value(self, node) -> tuple[list[str], str]:
-        """(statements, C text) of an expression: the calls of user functions it makes go
+        """(statements, text) of an expression: the calls of user functions it makes go
         to statements placed before it, made afresh for each statement."""
         self.writer.calls = {}
         text = self.writer.text(node)
@@ -391,29 +482,29 @@ class AlgorithmCode:
     def statement(self, item) -> list[str]:
         kind = type(item)
         if kind is AssignStatement:
-            before, value = self.value(item.value)
-            return before + [self.writer.assignment(item.target, value)]
+            return self.assign(item.target, item.value)
         if kind is IfStatement:
             return self._if(item)
         if kind is WhileStatement:
             before, condition = self.value(item.condition)
             if not before:
-                return [f"while ({condition}) {{", *self._body(item.body), "}"]
-            return ["for (;;) {", *(INDENT + line for line in before),
-                    f"{INDENT}if (!({condition})) break;", *self._body(item.body), "}"]
+                return [self.while_open(condition), *self._body(item.body), "}"]
+            return [self.FOREVER, *(INDENT + line for line in before),
+                    *(INDENT + line for line in self.break_unless(condition)),
+                    *self._body(item.body), "}"]
         if kind is WhenStatement:
             clause = self.context.clauses[item.clause]
             active = clause.initial_active if self.initial else clause.active
             before, condition = self.value(active)
-            return before + [f"if ({condition}) {{", *self._body(item.body), "}"]
+            return before + [self.writer.if_open(condition), *self._body(item.body), "}"]
         if kind is BreakStatement:
             return ["break;"]
         self.writer.calls = {}
         if kind is Assertion:
-            return assertion_lines(item, self.writer, deferrable=True)
+            return self.assertion_lines(item, self.writer, deferrable=True)
         if kind is Termination:
-            return termination_lines(item, self.writer, flag=True)
-        raise EmitError(f"the statement {kind.__name__} is not supported in generated C",
+            return self.termination_lines(item, self.writer, flag=True)
+        raise EmitError(f"the statement {kind.__name__} is not supported {self.writer.WHERE}",
                         getattr(item, "span", None))
 
     def _if(self, item: IfStatement) -> list[str]:
@@ -424,53 +515,112 @@ class AlgorithmCode:
             before, text = self.value(condition)
             pad = INDENT * depth
             if number == 0:
-                lines += before + [f"if ({text}) {{"]
+                lines += before + [self.writer.if_open(text)]
             elif before:
                 lines.append(f"{pad}}} else {{")
                 depth += 1
                 pad = INDENT * depth
-                lines += [pad + line for line in before] + [f"{pad}if ({text}) {{"]
+                lines += [pad + line for line in before] + [pad + self.writer.if_open(text)]
             else:
-                lines.append(f"{pad}}} else if ({text}) {{")
+                lines.append(f"{pad}}} else {self.writer.if_open(text)}")
             lines += [pad + line for line in self._body(body)]
         if item.else_:
             lines.append(f"{INDENT * depth}}} else {{")
             lines += [INDENT * depth + line for line in self._body(item.else_)]
         return lines + [INDENT * level + "}" for level in range(depth, -1, -1)]
 
+    # ------------------------------------------------------------ the language's spelling
+    FOREVER = "for (;;) {"
 
-def assertion_lines(item: Assertion, writer: CWriter, deferrable: bool = False) -> list[str]:
+    def comment(self, text: str) -> str:
+        return f"/* {text} */"
+
+    def assign(self, target: str, node) -> list[str]:
+        before, value = self.value(node)
+        return before + [self.writer.assignment(target, value)]
+
+    def while_open(self, condition: str) -> str:
+        return f"while ({condition}) {{"
+
+    def break_unless(self, condition: str) -> list[str]:
+        return [f"if (!({condition})) break;"]
+
+
+
+TIME = ("time",)   # in the pieces of a logged message: the current time
+
+
+class LogSpelling:
+    """How a message is logged: model_log (this class); the Rust backend passes a subclass
+    (``compiler.rust.blocks``), so that asserts and terminate() are written once."""
+    update = "update->"   # the fields of the event update
+
+    def status(self, name: str) -> str:
+        return f"Status{name}"
+
+    def log(self, status: str, category: str, pieces: list, writer) -> str:
+        """The statement logging the ``pieces``: texts, ``TIME``, a String expression."""
+        head, arguments = "", []
+        for piece in pieces:
+            if piece == TIME:
+                head += "%.17g"
+                arguments.append("m->time")
+            elif isinstance(piece, str):
+                head += piece
+            else:
+                message, values = message_format(piece, writer)
+                head += message
+                arguments += values
+        return (f"model_log(m, {self.status(status)}, \"{category}\", {c_string(head)}"
+                f"{''.join(', ' + a for a in arguments)});")
+
+
+    def deferred(self, failed: list[str]) -> list[str]:
+        """The statements of a failed algorithm assert while a mixed block iterates: only
+        noted, the converged pass runs it again (``Sequence.mixed_iteration``)."""
+        return ["if (m->defer_asserts) {", INDENT + "m->assert_deferred = true;", "} else {",
+                *(INDENT + line for line in failed), "}"]
+
+
+C_LOG = LogSpelling()
+
+
+def assertion_lines(item: Assertion, writer, spelling: LogSpelling = C_LOG,
+                    deferrable: bool = False) -> list[str]:
     """``if (!condition) { log; return StatusError; }`` (a warning only logs); the message is
     computed only when the condition fails (it may call a function: MLS 8.3.7); ``deferrable``
     (an algorithm's): while a mixed block iterates, only noted (``mixed_helper``)."""
     condition = writer.text(item.condition)
     condition_lines = writer.take_lines()
-    message, arguments = message_format(item.message, writer)
     where = source_place(item.span)
-    prefix = f"{where}: " if where else ""
     error = item.level == "error"
-    status, category = ("StatusError", "logStatusError") if error else ("StatusWarning", "logStatusWarning")
-    head = f"{prefix}assertion {'failed' if error else 'warning'} at t = %.17g: {message}"
-    log = f"model_log(m, {status}, \"{category}\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
-    failed = [log, "return StatusError;"] if error else [log]
+    status, category = ("Error", "logStatusError") if error else ("Warning", "logStatusWarning")
+    head = f"{where + ': ' if where else ''}assertion {'failed' if error else 'warning'} at t = "
+    log = spelling.log(status, category, [head, TIME, ": ", item.message], writer)
+    failed = [log, f"return {spelling.status('Error')};"] if error else [log]
     if deferrable:
-        failed = ["if (m->defer_asserts) {", INDENT + "m->assert_deferred = true;", "} else {",
-                  *(INDENT + line for line in failed), "}"]
-    return condition_lines + [f"if (!({condition})) {{"] + \
+        failed = spelling.deferred(failed)
+    return condition_lines + [writer.if_open(f"!({condition})")] + \
         [INDENT + line for line in writer.take_lines() + failed] + ["}"]
 
 
-def termination_lines(item: Termination, writer: CWriter, flag: bool) -> list[str]:
+def termination_lines(item: Termination, writer, flag: bool,
+                      spelling: LogSpelling = C_LOG) -> list[str]:
     """terminate(message): logged under logEvents; sets the terminate flag (``flag``) or
-    ``update->terminate_simulation``."""
-    message, arguments = message_format(item.message, writer)
+    the event update's terminate_simulation."""
     where = source_place(item.span)
-    head = f"{where + ': ' if where else ''}terminate() at t = %.17g: {message}"
-    log = f"model_log(m, StatusOK, \"logEvents\", {c_string(head)}, m->time{''.join(', ' + a for a in arguments)});"
-    target = f"{writer.slot(TERMINATE_FLAG).text} = true;" if flag else "update->terminate_simulation = true;"
+    log = spelling.log("OK", "logEvents", [f"{where + ': ' if where else ''}terminate() at t = ",
+                                           TIME, ": ", item.message], writer)
+    target = f"{writer.target(TERMINATE_FLAG)} = true;" if flag else \
+        f"{spelling.update}terminate_simulation = true;"
     lines = [log, target]
     if item.condition is not None:
-        lines = [f"if ({writer.text(item.condition)}) {{", *[INDENT + line for line in lines], "}"]
+        lines = [writer.if_open(writer.text(item.condition)), *[INDENT + line for line in lines],
+                 "}"]
     return writer.take_lines() + lines
 
 
+# the classes of this module's statements (defined after them)
+Sequence.algorithm_code = AlgorithmCode
+AlgorithmCode.assertion_lines = staticmethod(assertion_lines)
+AlgorithmCode.termination_lines = staticmethod(termination_lines)

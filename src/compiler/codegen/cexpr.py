@@ -9,43 +9,20 @@ from __future__ import annotations
 
 from compiler.codegen.errors import EmitError
 from compiler.fmu.c_tables import c_double, c_string
-from compiler.symbolic.cse import ExpressionWriter
-from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Array, Call, Const, Op, Var
+from compiler.codegen.slot_writer import (
+    MATH_FUNCTIONS, SUPPORT_FUNCTIONS, SlotWriter, binary_operators)
+from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Const
 
 # C operator precedence, higher binds tighter
 PRIMARY, UNARY, MULTIPLICATIVE, ADDITIVE, RELATIONAL, EQUALITY, AND, OR, CONDITIONAL = \
     16, 14, 13, 12, 10, 9, 5, 4, 3
-BINARY = {"*": ("*", MULTIPLICATIVE), "/": ("/", MULTIPLICATIVE), "+": ("+", ADDITIVE),
-          "-": ("-", ADDITIVE), "<": ("<", RELATIONAL), "<=": ("<=", RELATIONAL),
-          ">": (">", RELATIONAL), ">=": (">=", RELATIONAL), "==": ("==", EQUALITY),
-          "<>": ("!=", EQUALITY), "and": ("&&", AND), "or": ("||", OR)}
+BINARY = binary_operators(multiplicative=MULTIPLICATIVE, additive=ADDITIVE, relational=RELATIONAL,
+                          equality=EQUALITY, **{"and": AND, "or": OR})
 # built-in -> (C function for Real arguments, for Integer arguments)
-FUNCTIONS = {
-    **{name: (name, None) for name in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-                                        "cosh", "tanh", "exp", "log", "log10", "sqrt", "atan2",
-                                        "floor", "ceil")},
-    "abs": ("fabs", "integer_abs"), "sign": ("modelica_sign", "integer_sign"),
-    "min": ("fmin", "integer_min"), "max": ("fmax", "integer_max"),
-    "div": ("modelica_div", "integer_div"), "mod": ("modelica_mod", "integer_mod"),
-    "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
-}
-INDENT = "    "
+FUNCTIONS = {**{name: (name, None) for name in MATH_FUNCTIONS + ("log",)},
+             "abs": ("fabs", "integer_abs"), "min": ("fmin", "integer_min"),
+             "max": ("fmax", "integer_max"), **SUPPORT_FUNCTIONS}
 C_TYPES = {REAL: "double", INTEGER: "int32_t", BOOLEAN: "bool", STRING: "const char *"}
-
-
-def _calls_function(node) -> bool:
-    """Whether ``node`` calls a user function."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is Call:
-            return True
-        if kind is Op:
-            stack.extend(item.args)
-        elif kind is Array:
-            stack.extend(item.elements)
-    return False
 
 
 def c_type(type_: str) -> str:
@@ -63,32 +40,12 @@ def c_constant(value, type_: str) -> str:
     return str(int(value))
 
 
-class CWriter(ExpressionWriter):
-    """C text of IR expressions for one generated function.
-
-    ``slots``: variable name -> ``Slot``. ``locals``: names the function holds in C locals
-    (Newton's unknowns, solved tangents) -> their text. ``initial``: expressions of the
-    initialization, where ``sample()`` is false. ``samples``: ``$sample[k]`` -> (start,
-    interval expressions, the hidden slot of the tick it fired last). ``functions``: user
-    function name -> callable C name (see ``functions.FunctionCode``).
-    """
-
-    def __init__(self, slots: dict, samples: dict | None = None, functions=None,
-                 locals_: dict | None = None, initial: bool = False):
-        super().__init__()
-        self.slots = slots
-        self.samples = samples or {}
-        self.functions = functions
-        self.locals = locals_ or {}
-        self.initial = initial
-        self.calls: dict = {}   # (function, arguments) -> C text of each result
-
-    # ---------------------------------------------------------------------- the base's API
-    def temp_name(self, number: int) -> str:
-        return f"t{number}"
-
-    def shareable(self, node) -> bool:
-        return node.type != STRING
+class CWriter(SlotWriter):
+    """C text of IR expressions for one generated function (``SlotWriter``); ``functions``:
+    user function name -> callable C name (see ``functions.FunctionCode``)."""
+    PRIMARY, UNARY, CONDITIONAL, OR = PRIMARY, UNARY, CONDITIONAL, OR
+    BINARY = BINARY
+    FUNCTIONS = FUNCTIONS
 
     def declare(self, temp: str, node, text: str) -> str:
         return f"const {c_type(node.type)} {temp} = {text};"
@@ -96,28 +53,12 @@ class CWriter(ExpressionWriter):
     def constant(self, node: Const) -> str:
         return c_constant(node.value, node.type)
 
-    def variable(self, node: Var) -> str:
-        name = node.name
-        local = self.locals.get(name)
-        if local is not None:
-            return local
-        if name == "time":
-            return "m->time"
-        if name in self.samples:
-            if self.initial:
-                return "false"
-            start, interval, fired = self.samples[name]
-            return (f"(m->event_mode && sample_fires(m->time, {self.text(start)}, "
-                    f"{self.text(interval)}, {self.slot(fired).text}))")
-        if name.startswith("pre(") and name.endswith(")"):
-            return self.slot(name[4:-1]).pre_text
-        return self.slot(name).text
+    def place(self, slot, pre: bool = False) -> str:
+        return slot.pre_text if pre else slot.text
 
-    def slot(self, name: str):
-        try:
-            return self.slots[name]
-        except KeyError:
-            raise EmitError(f"no storage for variable '{name}'") from None
+    def sample_text(self, start, interval, fired: str) -> str:
+        return (f"(m->event_mode && sample_fires(m->time, {self.text(start)}, "
+                f"{self.text(interval)}, {self.slot(fired).text}))")
 
     def assignment(self, name: str, value: str, comment: str = "") -> str:
         """The C statement storing ``value`` in the slot of ``name`` (a String slot keeps a
@@ -127,15 +68,8 @@ class CWriter(ExpressionWriter):
             self.functions.support = True
         return slot.assignment(value, comment)
 
-    def compound(self, node) -> str:
-        kind = type(node)
-        if kind is Call:
-            return self.functions.call_text(self, node)
-        if kind is Array:
-            raise EmitError(f"an array {node!r} outside a function call")
+    def special(self, node) -> str | None:
         name, args = node.op, node.args
-        if name in BINARY:
-            return self._binary(node)
         if name == "neg":
             operand = self.text(args[0])
             if self.precedence(args[0], operand) <= UNARY or operand.startswith("-"):
@@ -143,19 +77,8 @@ class CWriter(ExpressionWriter):
             return f"-{operand}"
         if name == "not":
             return f"!{self.operand(args[0], UNARY)}"
-        if name == "if":
-            if not self.depth and (_calls_function(args[1]) or _calls_function(args[2])):
-                return self._conditional_calls(node)
-            condition = self.operand(args[0], OR)
-            return f"{condition} ? {self._branch(args[1])} : {self._branch(args[2])}"
         if name == "^":
             return self._power(args)
-        if name == "pre":
-            return self.slot(args[0].name).pre_text
-        if name == "initial":
-            return "m->initial_phase"
-        if name == "terminal":
-            return "m->terminal"
         if name == "delay":
             return f"delay_value(m, {args[0].value}, {self.text(args[1])})"
         if name == "Integer":
@@ -164,30 +87,28 @@ class CWriter(ExpressionWriter):
             return self._string(args)
         if name == "loadResource":
             return self.functions.resource(args[0].value, args[1].value)
-        return self._function(node)
+        return None
+
+    def conditional(self, node) -> str:
+        condition, then, else_ = node.args
+        return f"{self.operand(condition, OR)} ? {self._branch(then)} : {self._branch(else_)}"
+
+    def declare_result(self, name: str, type_: str) -> str:
+        return f"{c_type(type_)} {name};"
+
+    def if_open(self, condition: str) -> str:
+        return f"if ({condition}) {{"
+
+    def function_call(self, name: str, args, integral: bool) -> str:
+        return f"{name}({', '.join(self.text(arg) for arg in args)})"
 
     # -------------------------------------------------------------------------- helpers
-    def precedence(self, node, text: str) -> int:
-        """C precedence of the text of ``node`` (a local or leaf binds tightest)."""
-        if type(node) is Var or self.temps.get(node) == text:
-            return PRIMARY
-        if type(node) is Const:
-            return UNARY if text.startswith("-") else PRIMARY
-        if type(node) is Op:
-            if node.op in BINARY:
-                return BINARY[node.op][1]
-            if node.op in ("neg", "not", "Integer"):
-                return UNARY
-            if node.op == "if":
-                return CONDITIONAL
-        return PRIMARY
+    def operator_precedence(self, op: str, text: str) -> int:
+        if op in ("neg", "not", "Integer"):
+            return UNARY
+        return CONDITIONAL if op == "if" else PRIMARY
 
-    def operand(self, node, level: int, lazy: bool = False) -> str:
-        """Text of ``node`` parenthesized unless it binds tighter than ``level``."""
-        text = self.lazy(node) if lazy else self.text(node)
-        return f"({text})" if self.precedence(node, text) <= level else text
-
-    def _binary(self, node) -> str:
+    def binary(self, node) -> str:
         symbol, level = BINARY[node.op]
         left_node, right_node = node.args
         if left_node.type == STRING or right_node.type == STRING:
@@ -236,25 +157,6 @@ class CWriter(ExpressionWriter):
     def _branch(self, node) -> str:
         return self.operand(node, CONDITIONAL, lazy=True)
 
-    def _conditional_calls(self, node) -> str:
-        """An if-expression whose branches call user functions, as an if-statement: only the
-        branch taken calls (a function may assert what its condition guards). Locals
-        declared inside a branch stay there."""
-        condition, then, else_ = node.args
-        condition_text = self.text(condition)
-        before = self.take_lines()
-        result = f"branch{self.functions.next_number()}"
-        branches = []
-        for branch in (then, else_):
-            temps, calls = dict(self.temps), dict(self.calls)
-            text = self.text(branch)
-            branches.append([INDENT + line for line in self.take_lines()] +
-                            [f"{INDENT}{result} = {text};"])
-            self.temps, self.calls = temps, calls
-        self.lines = before + [f"{c_type(node.type)} {result};", f"if ({condition_text}) {{",
-                               *branches[0], "} else {", *branches[1], "}"]
-        return result
-
     def _power(self, args) -> str:
         base, exponent = args
         if base.type == INTEGER and exponent.type == INTEGER:
@@ -262,12 +164,3 @@ class CWriter(ExpressionWriter):
         exponent_text = c_double(float(exponent.value)) if type(exponent) is Const \
             else self.text(exponent)
         return f"pow({self.text(base)}, {exponent_text})"
-
-    def _function(self, node) -> str:
-        entry = FUNCTIONS.get(node.op)
-        if entry is None:
-            raise EmitError(f"the built-in {node.op}() is not supported in generated C")
-        real, integer = entry
-        integral = integer is not None and all(arg.type != REAL for arg in node.args)
-        name = integer if integral else real
-        return f"{name}({', '.join(self.text(arg) for arg in node.args)})"

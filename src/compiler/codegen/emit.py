@@ -11,13 +11,12 @@ from dataclasses import dataclass
 
 from compiler.codegen.blocks import PART_LINES, Context, Sequence, function_text, parted_function
 from compiler.codegen.function_body import INDENT
-from compiler.codegen.events import (
-    assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
-    initial_latch_lines, latch_update_lines, next_event_lines, sample_fired_lines,
-    string_pre_lines, when_clause_lines)
+from compiler.codegen import events
+from compiler.codegen.events import C_EVENTS, assert_lines, indicator_lines
 from compiler.codegen.functions import FunctionCode
 from compiler.codegen.interface import TERMINATE_FLAG, Layout, make_layout, sample_fired
 from compiler.codegen.jacobian import jacobian_parts
+from compiler.codegen.loops import SlotIndex
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
@@ -25,7 +24,7 @@ from compiler.fmu.external_sources import ExternalCode, external_sources
 from compiler.system import HOMOTOPY_FLAG, System
 
 # Part of the cache key of compiled FMUs: change it whenever generated code changes meaning.
-EMITTER_VERSION = "2"
+EMITTER_VERSION = "3"
 # Beyond this many lines gcc -O2 takes longer than the model would ever gain from it (large
 # models spend their time in the integrator's sparse LU, not in model code): gcc's quick
 # optimization level -Og compiles them about 3x faster than -O1 and 5x faster than -O2.
@@ -55,9 +54,11 @@ class EmittedModel:
     external: ExternalCode | None = None
 
 
-def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
+def emit_c(system: System, identifier: str | None = None, loops: bool = True) -> EmittedModel:
     """Generate the C of ``system``; ``identifier`` is the FMU's modelIdentifier (default:
-    the model's name as a C identifier). Raises ``EmitError`` for what C cannot express."""
+    the model's name as a C identifier); ``loops``: runs of alike equations as for loops
+    (``codegen.loops``; False: every equation scalar, as a reference). Raises ``EmitError``
+    for what C cannot express."""
     plan = plan_parameters(system)
     system = fold(system, plan)
     layout = make_layout(system, plan, identifier or plain_identifier(system.name))
@@ -67,6 +68,8 @@ def emit_c(system: System, identifier: str | None = None) -> EmittedModel:
                              system.enumerations, {item.name: item for item in
                                                    system.external_objects})
     context = Context(layout.slots, samples, functions, system.when_clauses)
+    if loops:
+        context.slot_index = SlotIndex(layout.slots, layout.interface)
     source = _Module(system, layout, context).text()
     if not functions.support:
         return EmittedModel(layout.interface, source)
@@ -86,14 +89,21 @@ class _Module:
         self.context = context
         self.terminate_flag = TERMINATE_FLAG in context.slots
 
+    sequence_class = Sequence
+
+    def sequences(self) -> tuple[list, list, list, list]:
+        """The parts of the derivative, indicator, remaining and initialization blocks."""
+        system, sequence = self.system, self.sequence_class
+        n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
+        initial = sequence(self.context, initial=True, skip=self.layout.exact_states)
+        return (sequence(self.context).add_all(system.blocks[:n_d]).parts,
+                sequence(self.context).add_all(system.blocks[n_d:n_i]).parts,
+                sequence(self.context).add_all(system.blocks[n_i:]).parts,
+                initial.add_all(system.initial_blocks).parts)
+
     def text(self) -> str:
         system = self.system
-        n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
-        derivatives = Sequence(self.context).add_all(system.blocks[:n_d]).parts
-        indicators = Sequence(self.context).add_all(system.blocks[n_d:n_i]).parts
-        others = Sequence(self.context).add_all(system.blocks[n_i:]).parts
-        initial = Sequence(self.context, initial=True, skip=self.layout.exact_states)
-        initial.add_all(system.initial_blocks)
+        derivatives, indicators, others, initial = self.sequences()
         jacobian = self._jacobian()
         parts = [
             parted_function("/* the blocks the event indicators need besides the derivatives' */",
@@ -107,7 +117,7 @@ class _Module:
                           "static Status evaluate_all(ModelData *m)",
                           ["CHECK(model_derivatives(m));", "CHECK(indicator_blocks(m));",
                            "CHECK(other_blocks(m));", "CHECK(derived_values(m));"]),
-            self._initialize(initial.parts),
+            self._initialize(initial),
             parted_function("/* The derivatives and what they need. */",
                             "Status model_derivatives(ModelData *m)", derivatives,
                             after=self._assignments(self._derived(copies=True))),
@@ -214,65 +224,101 @@ class _Module:
             if layout.objects else []
         fixed = self._assignments(layout.fixed_values)
         if fixed:
-            before += ["/* parameters and constant aliases computed from tunable parameters */"] + fixed
+            before += self.comment("parameters and constant aliases computed from tunable "
+                                   "parameters") + fixed
         guesses = self._assignments(layout.computed_starts)
         if guesses:
-            before += ["/* start values (guesses) that depend on parameters */"] + guesses
-        if any(initial_parts):
-            initial_parts[0].insert(0, "/* the initialization system */")
+            before += self.comment("start values (guesses) that depend on parameters") + guesses
+        if any(initial_parts) and self.MARK_INITIALIZATION_SYSTEM:
+            initial_parts[0][:0] = self.comment("the initialization system")
         after = []
-        latches = initial_latch_lines(context, system)
+        latches = events.initial_latch_lines(context, system, syntax=self.events)
         if latches:
-            after += ["/* relations start as written */"] + latches
-        after += initial_action_lines(context, system, self.terminate_flag)
+            after += self.comment("relations start as written") + latches
+        after += events.initial_action_lines(context, system, self.terminate_flag,
+                                             syntax=self.events)
         after += self._assignments(self._derived(copies=True))
-        after.append("CHECK(derived_values(m));")
-        comment = ("/* Initialization: every variable at the start time (runs again on each read in\n"
-                   " * Initialization Mode; exact start values and parameters stay as set). */")
+        after.append(self.check("derived_values(m)"))
+        comment = ("Initialization: every variable at the start time (runs again on each read in\n"
+                   "Initialization Mode; exact start values and parameters stay as set).")
         if HOMOTOPY_FLAG not in context.slots:
-            return parted_function(comment, "Status model_initialize(ModelData *m)",
-                                   initial_parts, before, after)
-        flag = context.slots[HOMOTOPY_FLAG].text
-        solve = parted_function("/* the initialization system */",
-                                "static Status initialization_system(ModelData *m)", initial_parts)
+            return self.parted(comment, "model_initialize", initial_parts, before, after)
+        flag = context.writer().place(context.slots[HOMOTOPY_FLAG])
+        solve = self.parted("the initialization system", "initialization_system",
+                            initial_parts, public=False)
         homotopy = [
-            "/* homotopy(): the simplified equations first; their solution is the guess for the",
-            " * actual ones (where they fail, the actual ones start from the start values) */",
-            f"{flag} = true;", "(void)initialization_system(m);", f"{flag} = false;",
-            "CHECK(initialization_system(m));"]
-        return solve + "\n\n" + function_text(comment, "Status model_initialize(ModelData *m)",
+            *self.comment("homotopy(): the simplified equations first; their solution is the "
+                          "guess for the\nactual ones (where they fail, the actual ones start "
+                          "from the start values)"),
+            f"{flag} = true;", self.discard("initialization_system(m)"), f"{flag} = false;",
+            self.check("initialization_system(m)")]
+        return solve + "\n\n" + self.function(comment, "model_initialize",
                                                [*before, *homotopy, *after])
 
     def _event_update(self) -> str:
-        context, system = self.context, self.system
-        lines = string_pre_lines(context, system) + ["CHECK(evaluate_all(m));"]
-        latches = latch_update_lines(context, system)
+        context, system, syntax = self.context, self.system, self.events
+        lines = events.string_pre_lines(context, system) + [self.check("evaluate_all(m)")]
+        latches = events.latch_update_lines(context, system, syntax=syntax)
         if latches:
             # a relation reads values this iteration computes (t >= t_start + T, with
             # t_start set by a when-equation): switch and evaluate until none switches
-            lines += ["/* relations switch, on the values of this iteration */",
-                      "for (int pass = 0; pass < RELATION_PASSES; pass++) {",
-                      f"{INDENT}bool switched = false;"]
+            lines += [*self.comment("relations switch, on the values of this iteration"),
+                      self.RELATION_LOOP, f"{INDENT}{self.SWITCHED}"]
             lines += [INDENT + line for line in latches]
-            lines += [f"{INDENT}CHECK(evaluate_all(m));", f"{INDENT}if (!switched) break;", "}"]
-        clauses = when_clause_lines(context, system)
+            lines += [f"{INDENT}{self.check('evaluate_all(m)')}",
+                      *(INDENT + line for line in self.when("!switched", "break;")), "}"]
+        clauses = events.when_clause_lines(context, system, syntax=syntax)
         if clauses:
-            lines += ["/* when-clauses that fire: reinit, assert, terminate */"] + clauses
+            lines += self.comment("when-clauses that fire: reinit, assert, terminate") + clauses
             if any(clause.reinits for clause in system.when_clauses):
-                lines.append("if (update->state_values_changed) CHECK(evaluate_all(m));")
-        lines += assert_lines(context, system)
+                lines += self.when(syntax.update("state_values_changed"),
+                                   self.check("evaluate_all(m)"))
+        lines += events.assert_lines(context, system, syntax=syntax)
         if self.terminate_flag:
-            flag = context.slots[TERMINATE_FLAG].text
-            lines.append(f"if ({flag}) update->terminate_simulation = true;")
-        lines += discrete_change_lines(context, system)
-        lines += sample_fired_lines(context, system)
-        lines += next_event_lines(context, system)
-        if not any("update" in line for line in lines):
-            lines.append("(void)update;")
-        return function_text(
-            "/* One event iteration (pre values hold the values before it): blocks, relations,\n"
-            " * blocks again, when-clauses, asserts; then whether discrete values changed. */",
-            "Status model_event_update(ModelData *m, EventUpdate *update)", lines)
+            flag = context.writer().place(context.slots[TERMINATE_FLAG])
+            lines += self.when(flag, f"{syntax.update('terminate_simulation')} = true;")
+        lines += events.discrete_change_lines(context, system, syntax=syntax)
+        lines += events.sample_fired_lines(context, system, syntax=syntax)
+        lines += events.next_event_lines(context, system, syntax=syntax)
+        return self.event_update_function(
+            "One event iteration (pre values hold the values before it): blocks, relations,\n"
+            "blocks again, when-clauses, asserts; then whether discrete values changed.",
+            lines, uses_update=any("update" in line for line in lines))
+
+    # ------------------------------------------------------------ the language's spelling
+    events = C_EVENTS
+    MARK_INITIALIZATION_SYSTEM = True   # a comment where the initialization system starts
+    RELATION_LOOP = "for (int pass = 0; pass < RELATION_PASSES; pass++) {"
+    SWITCHED = "bool switched = false;"
+
+    def comment(self, text: str) -> list[str]:
+        lines = text.split("\n")
+        return [("/* " if k == 0 else " * ") + line + (" */" if k == len(lines) - 1 else "")
+                for k, line in enumerate(lines)]
+
+    def check(self, call: str) -> str:
+        return f"CHECK({call});"
+
+    def discard(self, call: str) -> str:
+        return f"(void){call};"
+
+    def when(self, condition: str, statement: str) -> list[str]:
+        """``statement`` if ``condition`` holds."""
+        return [f"if ({condition}) {statement}"]
+
+    def function(self, comment: str, name: str, lines: list[str], public: bool = True) -> str:
+        return function_text("\n".join(self.comment(comment)),
+                             f"{'' if public else 'static '}Status {name}(ModelData *m)", lines)
+
+    def parted(self, comment: str, name: str, parts, before=(), after=(), public: bool = True) -> str:
+        return parted_function("\n".join(self.comment(comment)),
+                               f"{'' if public else 'static '}Status {name}(ModelData *m)",
+                               parts, before, after)
+
+    def event_update_function(self, comment: str, lines: list[str], uses_update: bool) -> str:
+        return function_text("\n".join(self.comment(comment)),
+                             "Status model_event_update(ModelData *m, EventUpdate *update)",
+                             lines if uses_update else lines + ["(void)update;"])
 
     def _delays(self) -> str:
         """model_delays (model.h): what the runtime records for each delay()."""

@@ -161,6 +161,8 @@ class _Builder:
         self.objects: list[str] = []   # variables holding external objects, in order
         self.plan = plan
         self.by_name = {item.name: item for item in system.variables}
+        # state -> the system's variable of its derivative (20000 states: no list searches)
+        self.derivative_of_state = dict(zip(system.states, system.derivatives))
         self.folded = dict(plan.folded)
         self.values = dict(plan.values)
         self.env = Environment(dict(plan.values, time=0.0))
@@ -207,7 +209,7 @@ class _Builder:
 
     def _derivative_copy(self, name: str) -> Variable:
         state = name[4:-1]
-        source = self.system.derivatives[self.system.states.index(state)]
+        source = self.derivative_of_state[state]
         from compiler.symbolic import var
         self.types[name] = "Float64"
         self.derived.append((name, var(source)))
@@ -226,9 +228,7 @@ class _Builder:
         variability = "continuous" if type_ == "Float64" and item.kind != "discrete" else "discrete"
         start, initial = self._start(item)
         derivative_of = item.derivative_of if item.kind in ("derivative", "state") and \
-            item.derivative_of in self.system.states and \
-            self.system.derivatives[self.system.states.index(item.derivative_of)] == item.name \
-            else None
+            self.derivative_of_state.get(item.derivative_of) == item.name else None
         if causality == "input" and start is None:
             start = _zero(type_)
         return Variable(item.name, causality=causality, variability=variability, start=start,

@@ -12,11 +12,13 @@ from __future__ import annotations
 import heapq
 
 from compiler.codegen.blocks import PART_LINES, STACK_MATRIX_LIMIT, Context, described, loop_text
+from compiler.codegen.loops import LoopWriter, Run, Shape, group_runs, moved, shape
 from compiler.linearization import block_unknowns, residual_rows, tangent_of
 from compiler.symbolic import ONE, ZERO, is_const, neg, var
 from compiler.system import Assignment, System
 
 LOCAL = "#"   # prefix of names that stand for C locals (no Modelica name has it)
+POSITION = "@"   # prefix of the positions of a column's values in the shapes of loops
 
 
 def analytic_jacobian_possible(system: System) -> bool:
@@ -56,12 +58,74 @@ def jacobian_parts(context: Context, system: System, column_lines=None,
     parts = [[]]
     for loop in sorted(loops.values(), key=lambda item: item.number):
         parts[-1].extend(factor_lines(loop, writer))
-    for j, (steps, values) in enumerate(columns):
+    looped = context.slot_index is not None and column_lines is _column_lines
+    positions = csc_positions(system) if looped else {}
+    items = _column_runs(context.slot_index, positions, columns) if looped else range(len(columns))
+    items = list(items)
+    for number, item in enumerate(items, start=1):
+        j = item.ends()[0] if type(item) is Run else item
         if not loops and len(parts[-1]) >= PART_LINES:
             parts.append([])
-            writer = _counted_writer(context, locals_, (), columns[j:])
-        parts[-1].extend(column_lines(system.states[j], j, steps, values, writer))
+            # the columns this part can hold (a run's are its loop's): counting all the
+            # columns left for every part took time quadratic in the states
+            ahead = [columns[k] for k in items[number - 1:number - 1 + PART_LINES]
+                     if type(k) is not Run]
+            writer = _counted_writer(context, locals_, (), ahead)
+        if type(item) is Run:
+            parts[-1].extend(_loop_lines(context, system, item, (columns, positions), writer,
+                                         number))
+        else:
+            parts[-1].extend(column_lines(system.states[j], j, *columns[j], writer))
     return parts
+
+
+def csc_positions(system: System) -> dict[tuple[int, int], int]:
+    """(row, column) -> position in the values of the pattern (columns, rows ascending)."""
+    positions = {}
+    for column, rows in enumerate(system.jacobian_rows):
+        for row in sorted(rows):
+            positions[(row, column)] = len(positions)
+    return positions
+
+
+def _column_runs(index, positions: dict, columns) -> list:
+    """The columns (their numbers) with runs of alike columns as ``loops.Run``: a column's
+    shape is its values' (slots and positions in the pattern moving together)."""
+    shapes = []
+    for j, (steps, values) in enumerate(columns):
+        key, names, offsets = [len(values)], [], []
+        for q, (row, expr) in enumerate(values):
+            found = None if steps else shape(expr, index)
+            if found is None:
+                break
+            key.append(found.key)
+            names += [f"{POSITION}{q}", *found.names]
+            offsets += [positions[(row, j)], *found.offsets]
+        else:
+            shapes.append(Shape(tuple(key), tuple(names), tuple(offsets)) if values else None)
+            continue
+        shapes.append(None)
+    return group_runs(list(range(len(columns))), shapes)
+
+
+def _loop_lines(context: Context, system: System, run: Run, pattern, writer, number: int):
+    """The columns of a run as a for loop (values at positions moving with the counters);
+    ``pattern``: (the columns, their values' positions)."""
+    columns, positions = pattern
+
+    def column_lines(j: int, inner, steps) -> list[str]:
+        lines = []
+        for q, (row, expr) in enumerate(columns[j][1]):
+            text = inner.text(expr)
+            lines.extend(inner.take_lines())
+            lines.append(f"values[{moved(str(positions[(row, j)]), steps(f'{POSITION}{q}'))}] = "
+                         f"{text};")
+        return lines
+
+    loops = LoopWriter(context, context.slot_index, number,
+                       lambda j: [expr for _, expr in columns[j][1]], column_lines)
+    first, last = run.ends()
+    return loops.text(run, writer, f"d/d {system.states[first]} .. d/d {system.states[last]}")
 
 
 def _counted_writer(context: Context, locals_: dict, loops, columns):
@@ -152,13 +216,18 @@ def _local_names(columns) -> list[str]:
             for k in range(len(rhs))]
 
 
-def _factor_lines(loop: _Loop, writer) -> list[str]:
+def factor_entries(loop: _Loop, writer) -> tuple[int, int, list, list[str]]:
+    """(n, the loop's number, (row-major index, text) of its matrix entries, the locals
+    they need) of the linearization of a loop."""
     n = len(loop.unknowns)
     entries = [(i * n + loop.position[name], expr) for i, row in enumerate(loop.rows)
                for name, expr in row if name in loop.position]
-    texts = [(index, writer.text(expr)) for index, expr in entries]
-    lines = writer.take_lines()
-    k = loop.number
+    texts = [(index, writer.real(expr)) for index, expr in entries]
+    return n, loop.number, texts, writer.take_lines()
+
+
+def _factor_lines(loop: _Loop, writer) -> list[str]:
+    n, k, texts, lines = factor_entries(loop, writer)
     lines.append(f"/* linearization of {loop_text(loop.block)} */")
     lines.append(f"double jacobian_loop{k}[{n * n}] = {{0.0}};")
     lines.append(f"size_t pivot{k}[{n}];")

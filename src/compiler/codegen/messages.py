@@ -13,7 +13,7 @@ def message_format(expr, writer) -> tuple[str, list[str]]:
     """(printf format, argument texts) that print ``expr`` as Modelica's String operations do."""
     parts: list[str] = []
     arguments: list[str] = []
-    _append(expr, writer, parts, arguments)
+    append_message(expr, writer, parts, arguments)
     return "".join(parts), arguments
 
 
@@ -25,21 +25,43 @@ def _is_text(node) -> bool:
     return node.type == STRING
 
 
-def _append(node, writer, parts: list, arguments: list) -> None:
+class MessageSpelling:
+    """How the pieces of a message are written: a printf format (this class); the Rust
+    backend passes a subclass (``compiler.rust.messages``), so that both split a message
+    alike."""
+    string_variables = True   # String variables print as they are (%s)
+
+    def literal(self, text: str) -> str:
+        return text.replace("%", "%%")
+
+    def options(self, node) -> tuple:
+        return _options(node)
+
+    def value(self, node, writer, parts: list, arguments: list, options: tuple = ()) -> None:
+        _value(node, writer, parts, arguments, options)
+
+
+C_MESSAGES = MessageSpelling()
+
+
+def append_message(node, writer, parts: list, arguments: list,
+                   spelling: MessageSpelling = C_MESSAGES) -> None:
+    """Append the format pieces and arguments of the String expression ``node``."""
     if type(node) is Const and isinstance(node.value, str):
-        parts.append(node.value.replace("%", "%%"))
+        parts.append(spelling.literal(node.value))
     elif type(node) is Op and node.op == "+" and _is_text(node):
         for item in node.args:
-            _append(item, writer, parts, arguments)
+            append_message(item, writer, parts, arguments, spelling)
     elif type(node) is Op and node.op == "String":
-        _value(node.args[0], writer, parts, arguments, _options(node))
-    elif node.type == STRING:   # a variable, a call of a function returning a String
+        spelling.value(node.args[0], writer, parts, arguments, spelling.options(node))
+    elif node.type == STRING and spelling.string_variables:
+        # a variable, a call of a function returning a String
         parts.append("%s")
         arguments.append(writer.text(node))
     elif node.type in (REAL, INTEGER, BOOLEAN):
-        _value(node, writer, parts, arguments)
+        spelling.value(node, writer, parts, arguments)
     else:
-        raise EmitError(f"the message {node!r} is not supported in generated C (use literals, "
+        raise EmitError(f"the message {node!r} is not supported {writer.WHERE} (use literals, "
                         "String() and +)")
 
 

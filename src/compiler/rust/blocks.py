@@ -9,48 +9,25 @@ leaves early through ``check!``.
 """
 from __future__ import annotations
 
+import functools
 import re
 
-from compiler.codegen.blocks import PART_LINES, STACK_MATRIX_LIMIT, loop_text
-from compiler.codegen.errors import EmitError
-from compiler.codegen.interface import TERMINATE_FLAG, source_place
+from compiler.codegen import blocks
+from compiler.codegen.blocks import STACK_MATRIX_LIMIT, loop_text
+from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
-from compiler.linearization import propagate, tangent_of
-from compiler.rust.expressions import RustWriter, rust_string, slot_text
+from compiler.rust.expressions import RustWriter, rust_string
 from compiler.rust.messages import message_text
-from compiler.symbolic import ONE
 from compiler.system import (
-    MIXED_ITERATIONS, AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement,
-    IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
-    WhileStatement)
+    MIXED_ITERATIONS, Assignment, LinearBlock, MixedBlock, NewtonBlock)
 
 INDENT = "    "
 SIGNATURE = "(m: &mut ModelData) -> Status"
 
 
-class Context:
-    """What every part of one model's Rust needs: slots, sample flags, user functions,
-    when-clauses, and the helper functions emitted so far (in source order)."""
-
-    def __init__(self, slots: dict, samples: dict, functions, clauses):
-        self.slots = slots
-        self.samples = samples
-        self.functions = functions
-        self.clauses = clauses
-        self.helpers: list[str] = []
-        self.names: set[str] = set()
-        self.loops: dict = {}   # (block, initial) -> names of its helper functions
-
-    def writer(self, initial: bool = False, locals_: dict | None = None) -> RustWriter:
-        return RustWriter(self.slots, self.samples, self.functions, locals_, initial)
-
-    def unique(self, base: str) -> str:
-        name, number = base, 2
-        while name in self.names:
-            name = f"{base}_{number}"
-            number += 1
-        self.names.add(name)
-        return name
+class Context(blocks.Context):
+    """What every part of one model's Rust needs (the C emitter's ``Context``, writing Rust)."""
+    writer_class = RustWriter
 
 
 def described(block) -> str:
@@ -99,53 +76,37 @@ def parted_function(comment: str, name: str, parts: list[list[str]], before=(), 
                                                signature, public=public)])
 
 
-class Sequence:
-    """The statements of one generated function that evaluates blocks in order.
+class Sequence(blocks.Sequence):
+    """The statements of one generated function that evaluates blocks in order (the C
+    emitter's ``Sequence``, its blocks spelled in Rust)."""
 
-    ``initial``: the initialization (``pre(v)`` targets, samples false, when-statements use
-    ``initial_active``); ``skip``: variables whose start equation is not emitted (their
-    start value is settable). Locals shared between blocks are declared at function scope.
-    """
+    # ------------------------------------------- the language's spelling of helper functions
+    VALUE_TYPES = {"Float64": "f64", "Int32": "i32", "Int64": "i64", "Boolean": "bool"}
 
-    def __init__(self, context: Context, initial: bool = False, skip=frozenset(),
-                 split: bool = True):
-        self.context = context
-        self.initial = initial
-        self.skip = skip
-        self.split = split
-        self.writer = context.writer(initial)
-        self.lines: list[str] = []
-        self.parts = [self.lines]
-        self.count = 0   # loops so far, for the names of their locals
+    CHECK = "check!({});"   # a call whose failure returns its status
+    COMMENT = "// {}"
+    LOCAL = "let {1}: {0} = {2};"   # a local constant: type, name, value
 
-    def add_all(self, blocks) -> "Sequence":
-        for block in blocks:
-            if self.split and len(self.lines) >= PART_LINES:
-                self.lines = []
-                self.parts.append(self.lines)
-                self.writer = self.context.writer(self.initial)
-            self.add(block)
-        return self
+    @staticmethod
+    def helper(comment: str, name: str, parts: list[list[str]]) -> str:
+        return parted_function(comment, name, parts)
 
-    def add(self, block) -> None:
-        kind = type(block)
-        if kind is Assignment:
-            if block.var not in self.skip:
-                self._assignment(block)
-        elif kind is LinearBlock:
-            self._linear(block)
-        elif kind is NewtonBlock:
-            self._newton(block)
-        elif kind is AlgorithmBlock:
-            self.lines.extend(AlgorithmCode(self.context, self.initial).block(block))
-        elif kind is MixedBlock:
-            name = mixed_helper(self.context, block, self.initial, self.skip)
-            self.lines.append(f"check!({name}(m)); // {loop_text(block)}")
-        else:
-            raise EmitError(f"not a block: {block!r}")
-
-    def flush(self) -> None:
-        self.lines.extend(self.writer.take_lines())
+    @staticmethod
+    def mixed_iteration(stem: str, block: MixedBlock, continuous: list[str], guesses: list[str],
+                        done: str) -> str:
+        message = (f'&format!("{{}} does not converge at t = {{}}: its discrete values still '
+                   f'change after {MIXED_ITERATIONS} passes", {described(block)}, '
+                   'format_g(m.time, 17))')
+        return function_text(
+            f"{loop_text(block)}: iterate until its discrete values no longer change", stem, [
+                *continuous,
+                "let mut pass = 1;", "loop {", *guesses,
+                f"{INDENT}check!({stem}_updates(m));",
+                f"{INDENT}if {done} {{", f"{INDENT * 2}return Status::Ok;", f"{INDENT}}}",
+                f"{INDENT}if pass == {MIXED_ITERATIONS} {{", f"{INDENT * 2}break;", f"{INDENT}}}",
+                f"{INDENT}pass += 1;",
+                *(INDENT + line for line in continuous), "}",
+                f'm.log(Status::Error, "logStatusError", {message});'], result="Status::Error")
 
     def _assignment(self, block: Assignment) -> None:
         self.writer.count(block.value)
@@ -156,19 +117,7 @@ class Sequence:
         self.lines.append(text)
 
     def _linear(self, block: LinearBlock) -> None:
-        n = len(block.vars)
-        self.count += 1
-        k = self.count
-        position = {name: j for j, name in enumerate(block.vars)}
-        entries = [(i, position[name], expr) for i, row in enumerate(block.equations)
-                   for name, expr in row.partials if name in position]
-        for _, _, expr in entries:
-            self.writer.count(expr)
-        for expr in block.rhs:
-            self.writer.count(expr)
-        values = [(i * n + j, self.writer.real(expr)) for i, j, expr in entries]
-        rhs = [self.writer.real(expr) for expr in block.rhs]
-        self.flush()
+        n, k, values, rhs = self.linear_system(block)
         matrix = f"[0.0f64; {n * n}]" if n <= STACK_MATRIX_LIMIT else f"vec![0.0f64; {n * n}]"
         self.lines += [f"// {loop_text(block)}", f"let mut a{k} = {matrix};",
                        f"let mut b{k}: [f64; {n}] = [{', '.join(rhs)}];"]
@@ -194,213 +143,73 @@ class Sequence:
 def newton_helpers(context: Context, block: NewtonBlock, initial: bool) -> str:
     """Emit the residual and Jacobian functions of a Newton block and its NewtonSystem (once
     for equal blocks); returns the system's name."""
-    known = context.loops.get((block, initial))
+    known = context.newton.get((block, initial))
     if known is not None:
         return known
     stem = context.unique(f"newton_{plain_identifier(block.vars[0])}")
-    body = Sequence(context, initial, split=False)   # x is copied in at its start
-    body.lines.extend(f"{body.writer.target(name)} = x[{j}];" for j, name in enumerate(block.vars))
-    for item in block.inner:
-        body.add(item)
-    for item in block.residuals:
-        body.writer.count(item.expr)
-    texts = [body.writer.real(item.expr) for item in block.residuals]
-    body.flush()
-    body.lines.extend(f"r[{i}] = {text};" for i, text in enumerate(texts))
     context.helpers.append(function_text(
-        f"residuals of {loop_text(block)}", f"{stem}_residual", body.lines,
+        f"residuals of {loop_text(block)}", f"{stem}_residual",
+        blocks.residual_lines(Sequence(context, initial, split=False), block),
         "(m: &mut ModelData, x: &[f64], r: &mut [f64]) -> Status"))
     jacobian = "None"
     if block.has_jacobian:
         jacobian = f"Some({stem}_jacobian)"
         context.helpers.append(function_text(
             f"d residuals / d ({', '.join(block.vars)}) by the chain rule", f"{stem}_jacobian",
-            _newton_jacobian_lines(context, block, initial),
+            blocks.newton_jacobian_lines(context, block, initial, _zero_jacobian),
             "(m: &mut ModelData, jacobian: &mut [f64]) -> Status"))
     system = stem.upper()
     context.helpers.append(
         f"const {system}: NewtonSystem = NewtonSystem {{ n: {len(block.vars)}, "
         f"residual: {stem}_residual, jacobian: {jacobian}, description: {described(block)} }};")
-    context.loops[(block, initial)] = system
+    context.newton[(block, initial)] = system
     return system
 
 
-def _newton_jacobian_lines(context: Context, block: NewtonBlock, initial: bool) -> list[str]:
-    n = len(block.vars)
-    writer = context.writer(initial)
-    entries = []
-    for k, name in enumerate(block.vars):
-        tangent = propagate(block.inner, {name: ONE})
-        for i, item in enumerate(block.residuals):
-            value = tangent_of(item.partials, tangent)
-            if value is not None:
-                entries.append((i * n + k, value))
-    for _, value in entries:
-        writer.count(value)
-    lines = ["for value in jacobian.iter_mut() {", f"{INDENT}*value = 0.0;", "}"] \
-        if len(entries) < n * n else []
-    for index, value in entries:
-        text = writer.real(value)
-        lines.extend(writer.take_lines())
-        lines.append(f"jacobian[{index}] = {text};")
-    return lines
+def _zero_jacobian(_n: int) -> list[str]:
+    return ["for value in jacobian.iter_mut() {", f"{INDENT}*value = 0.0;", "}"]
 
 
-# ModelData's arrays by FMI type, and their Rust types
-_RUST_TYPES = {"Float64": "f64", "Int32": "i32", "Int64": "i64", "Boolean": "bool"}
+class AlgorithmCode(blocks.AlgorithmCode):
+    """Rust statements of an algorithm block (the C emitter's ``AlgorithmCode``, in Rust)."""
+    FOREVER = "loop {"
 
+    def comment(self, text: str) -> str:
+        return f"// {text}"
 
-def mixed_helper(context: Context, block: MixedBlock, initial: bool, skip=frozenset()) -> str:
-    """Emit the functions of a mixed block (once for equal blocks): its continuous part, its
-    updates, and the iteration over them (``MixedBlock``); returns the iteration's name."""
-    known = context.loops.get((block, initial))
-    if known is not None:
-        return known
-    stem = context.unique(f"mixed_{plain_identifier(block.discrete[0])}")
-    continuous = [f"check!({stem}_continuous(m));"] if block.continuous else []
-    for part, blocks, what in (("continuous", block.continuous, "the continuous unknowns"),
-                               ("updates", block.updates, "new discrete values")):
-        if blocks:
-            body = Sequence(context, initial, skip).add_all(blocks)
-            context.helpers.append(parted_function(f"{what} of {loop_text(block)}",
-                                                   f"{stem}_{part}", body.parts))
-    writer = context.writer(initial)
-    guesses, same = [], []
-    for k, name in enumerate(block.discrete):
-        slot = writer.slot(name[4:-1] if name.startswith("pre(") else name)
-        if slot.fmi_type not in _RUST_TYPES:
-            raise EmitError(f"a loop through the {slot.fmi_type} variable '{name}' is not "
-                            "supported by the Rust backend", getattr(block.updates[0], "span", None))
-        guesses.append(f"{INDENT}let guess{k}: {_RUST_TYPES[slot.fmi_type]} = "
-                       f"{writer.target(name)};")
-        same.append(f"{writer.target(name)} == guess{k}")
-    # between events (relations latched) the discrete values are constant: one pass
-    done = " && ".join(same) if initial else f"!m.event_mode || ({' && '.join(same)})"
-    message = (f'&format!("{{}} does not converge at t = {{}}: its discrete values still '
-               f'change after {MIXED_ITERATIONS} passes", {described(block)}, format_g(m.time, 17))')
-    context.helpers.append(function_text(
-        f"{loop_text(block)}: iterate until its discrete values no longer change", stem, [
-            *continuous,
-            "let mut pass = 1;", "loop {", *guesses,
-            f"{INDENT}check!({stem}_updates(m));",
-            f"{INDENT}if {done} {{", f"{INDENT * 2}return Status::Ok;", f"{INDENT}}}",
-            f"{INDENT}if pass == {MIXED_ITERATIONS} {{", f"{INDENT * 2}break;", f"{INDENT}}}",
-            f"{INDENT}pass += 1;",
-            *(INDENT + line for line in continuous), "}",
-            f'm.log(Status::Error, "logStatusError", {message});'], result="Status::Error"))
-    context.loops[(block, initial)] = stem
-    return stem
-
-
-class AlgorithmCode:
-    """Rust statements of an algorithm block: no shared locals, since variables change
-    between statements."""
-
-    def __init__(self, context: Context, initial: bool):
-        self.context = context
-        self.initial = initial
-        self.writer = context.writer(initial)
-        self.writer.depth = 1   # never declare locals
-
-    def block(self, block: AlgorithmBlock) -> list[str]:
-        where = source_place(block.span)
-        lines = [f"// algorithm computing {', '.join(block.outputs)}{' (' + where + ')' if where else ''}"]
-        for name, value in zip(block.outputs, block.initial_values):
-            lines += self.value(lambda: self.writer.assignment(name, value))
-        return lines + self.statements(block.statements)
-
-    def statements(self, items) -> list[str]:
-        lines = []
-        for item in items:
-            lines.extend(self.statement(item))
-        return lines
-
-    def _body(self, items) -> list[str]:
-        return [INDENT + line for line in self.statements(items)]
-
-    def value(self, make) -> list[str]:
-        """The lines of ``make()``'s text, preceded by the calls of user functions it makes
-        (made afresh for each statement)."""
+    def assign(self, target: str, node) -> list[str]:
         self.writer.calls = {}
-        text = make()
+        text = self.writer.assignment(target, node)
         return self.writer.take_lines() + [text]
 
-    def statement(self, item) -> list[str]:
-        kind = type(item)
-        if kind is AssignStatement:
-            return self.value(lambda: self.writer.assignment(item.target, item.value))
-        if kind is IfStatement:
-            return self._if(item)
-        if kind is WhileStatement:
-            *before, condition = self.value(lambda: self.writer.text(item.condition))
-            if not before:
-                return [f"while {condition} {{", *self._body(item.body), "}"]
-            return ["loop {", *(INDENT + line for line in before),
-                    f"{INDENT}if !({condition}) {{", f"{INDENT * 2}break;", f"{INDENT}}}",
-                    *self._body(item.body), "}"]
-        if kind is WhenStatement:
-            clause = self.context.clauses[item.clause]
-            active = clause.initial_active if self.initial else clause.active
-            *before, condition = self.value(lambda: self.writer.text(active))
-            return before + [f"if {condition} {{", *self._body(item.body), "}"]
-        if kind is BreakStatement:
-            return ["break;"]
-        self.writer.calls = {}
-        if kind is Assertion:
-            return assertion_lines(item, self.writer)
-        if kind is Termination:
-            return termination_lines(item, self.writer, flag=True)
-        raise EmitError(f"the statement {kind.__name__} is not supported by the Rust backend",
-                        getattr(item, "span", None))
+    def while_open(self, condition: str) -> str:
+        return f"while {condition} {{"
 
-    def _if(self, item: IfStatement) -> list[str]:
-        """if / else if / else; a condition that calls functions opens a nested if in the
-        else branch, after those calls."""
-        lines, depth = [], 0
-        for number, (condition, body) in enumerate(item.branches):
-            *before, text = self.value(lambda: self.writer.text(condition))
-            pad = INDENT * depth
-            if number == 0:
-                lines += before + [f"if {text} {{"]
-            elif before:
-                lines.append(f"{pad}}} else {{")
-                depth += 1
-                pad = INDENT * depth
-                lines += [pad + line for line in before] + [f"{pad}if {text} {{"]
-            else:
-                lines.append(f"{pad}}} else if {text} {{")
-            lines += [pad + line for line in self._body(body)]
-        if item.else_:
-            lines.append(f"{INDENT * depth}}} else {{")
-            lines += [INDENT * depth + line for line in self._body(item.else_)]
-        return lines + [INDENT * level + "}" for level in range(depth, -1, -1)]
+    def break_unless(self, condition: str) -> list[str]:
+        return [f"if !({condition}) {{", f"{INDENT}break;", "}"]
 
 
-def assertion_lines(item: Assertion, writer: RustWriter) -> list[str]:
-    """``if !(condition) { log; return Status::Error; }`` (a warning only logs)."""
-    condition = writer.text(item.condition)
-    where = source_place(item.span)
-    error = item.level == "error"
-    status, category = ("Status::Error", "logStatusError") if error else \
-        ("Status::Warning", "logStatusWarning")
-    head = f"{where + ': ' if where else ''}assertion {'failed' if error else 'warning'} at t = "
-    message = message_text([head, ("time",), ": ", item.message], writer)
-    lines = writer.take_lines() + [f"if !({condition}) {{",
-                                   f'{INDENT}m.log({status}, "{category}", &{message});']
-    if error:
-        lines.append(f"{INDENT}return Status::Error;")
-    return lines + ["}"]
+
+class _RustLog(blocks.LogSpelling):
+    update = "update."
+
+    def status(self, name: str) -> str:
+        return f"Status::{name.capitalize()}"
+
+    def log(self, status: str, category: str, pieces: list, writer) -> str:
+        return f'm.log({self.status(status)}, "{category}", &{message_text(pieces, writer)});'
+
+    def deferred(self, failed: list[str]) -> list[str]:
+        # the Rust runtime runs a mixed block's algorithms without deferring their asserts
+        return failed
 
 
-def termination_lines(item: Termination, writer: RustWriter, flag: bool) -> list[str]:
-    """terminate(message): logged under logEvents; sets the terminate flag (``flag``) or
-    ``update.terminate_simulation``."""
-    where = source_place(item.span)
-    message = message_text([f"{where + ': ' if where else ''}terminate() at t = ", ("time",),
-                            ": ", item.message], writer)
-    target = f"{slot_text(writer.slot(TERMINATE_FLAG))} = true;" if flag else \
-        "update.terminate_simulation = true;"
-    lines = [f'm.log(Status::Ok, "logEvents", &{message});', target]
-    if item.condition is not None:
-        lines = [f"if {writer.text(item.condition)} {{", *[INDENT + line for line in lines], "}"]
-    return writer.take_lines() + lines
+RUST_LOG = _RustLog()
+assertion_lines = functools.partial(blocks.assertion_lines, spelling=RUST_LOG)
+termination_lines = functools.partial(blocks.termination_lines, spelling=RUST_LOG)
+
+
+# the classes of this module's statements (defined after them)
+Sequence.algorithm_code = AlgorithmCode
+AlgorithmCode.assertion_lines = staticmethod(assertion_lines)
+AlgorithmCode.termination_lines = staticmethod(termination_lines)

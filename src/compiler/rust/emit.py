@@ -13,23 +13,19 @@ import uuid
 from dataclasses import dataclass
 
 from compiler.codegen import emit as c_emit
-from compiler.codegen.interface import TERMINATE_FLAG, make_layout, sample_fired
+from compiler.codegen.interface import make_layout, sample_fired
 from compiler.codegen.naming import plain_identifier
 from compiler.codegen.parameters import fold, plan_parameters
 from compiler.fmu import ModelInterface
 from compiler.fmu.layout import layout as fmu_layout
 from compiler.rust.blocks import INDENT, Context, Sequence, function_text, parted_function
-from compiler.rust.events import (
-    assert_lines, discrete_change_lines, indicator_lines, initial_action_lines,
-    initial_latch_lines, latch_update_lines, next_event_lines, sample_fired_lines,
-    when_clause_lines)
-from compiler.rust.expressions import slot_text
+from compiler.rust.events import RUST_EVENTS, assert_lines, indicator_lines
 from compiler.rust.functions import RustFunctions
 from compiler.rust.jacobian import jacobian_parts
 from compiler.rust.runtime import RUNTIME_MODULES, runtime_text
 from compiler.rust.tables import model_tables
 from compiler.codegen.errors import EmitError
-from compiler.system import HOMOTOPY_FLAG, System
+from compiler.system import System
 
 # Part of the cache key of built Rust models: change it whenever generated code changes meaning.
 RUST_EMITTER_VERSION = "1"
@@ -122,14 +118,11 @@ class _Module(c_emit._Module):
     """The text of the model's functions, part by part: the C emitter's parts (the same
     ``__init__``, derived values and their order), written in Rust."""
 
+    sequence_class = Sequence
+
     def text(self) -> str:
         system = self.system
-        n_d, n_i = system.n_derivative_blocks, system.n_indicator_blocks
-        derivatives = Sequence(self.context).add_all(system.blocks[:n_d]).parts
-        indicators = Sequence(self.context).add_all(system.blocks[n_d:n_i]).parts
-        others = Sequence(self.context).add_all(system.blocks[n_i:]).parts
-        initial = Sequence(self.context, initial=True, skip=self.layout.exact_states)
-        initial.add_all(system.initial_blocks)
+        derivatives, indicators, others, initial = self.sequences()
         parts = [
             parted_function("the blocks the event indicators need besides the derivatives'",
                             "indicator_blocks", indicators),
@@ -140,7 +133,7 @@ class _Module(c_emit._Module):
                           "evaluate_all", ["check!(model_derivatives(m));",
                                            "check!(indicator_blocks(m));",
                                            "check!(other_blocks(m));", "check!(derived_values(m));"]),
-            self._initialize(initial.parts),
+            self._initialize(initial),
             parted_function("The derivatives and what they need.", "model_derivatives",
                             derivatives, after=self._assignments(self._derived(copies=True)),
                             public=True),
@@ -169,69 +162,35 @@ class _Module(c_emit._Module):
             sequence.lines.append(text)
         return sequence.parts
 
-    def _initialize(self, initial_parts: list[list[str]]) -> str:
-        context, system, layout = self.context, self.system, self.layout
-        before = []
-        fixed = self._assignments(layout.fixed_values)
-        if fixed:
-            before += ["// parameters and constant aliases computed from tunable parameters"] + fixed
-        guesses = self._assignments(layout.computed_starts)
-        if guesses:
-            before += ["// start values (guesses) that depend on parameters"] + guesses
-        after = []
-        latches = initial_latch_lines(context, system)
-        if latches:
-            after += ["// relations start as written"] + latches
-        after += initial_action_lines(context, system, self.terminate_flag)
-        after += self._assignments(self._derived(copies=True))
-        after.append("check!(derived_values(m));")
-        comment = ("Initialization: every variable at the start time (runs again on each read in\n"
-                   "Initialization Mode; exact start values and parameters stay as set).")
-        if HOMOTOPY_FLAG not in context.slots:
-            return parted_function(comment, "model_initialize", initial_parts, before, after,
-                                   public=True)
-        flag = slot_text(context.slots[HOMOTOPY_FLAG])
-        solve = parted_function("the initialization system", "initialization_system",
-                                initial_parts)
-        homotopy = [
-            "// homotopy(): the simplified equations first; their solution is the guess for the",
-            "// actual ones (where they fail, the actual ones start from the start values)",
-            f"{flag} = true;", "let _ = initialization_system(m);", f"{flag} = false;",
-            "check!(initialization_system(m));"]
-        return solve + "\n\n" + function_text(comment, "model_initialize",
-                                               [*before, *homotopy, *after], public=True)
+    # ------------------------------------------------------------ the language's spelling
+    events = RUST_EVENTS
+    MARK_INITIALIZATION_SYSTEM = False
+    RELATION_LOOP = "for _ in 0..RELATION_PASSES {"
+    SWITCHED = "let mut switched = false;"
 
-    def _event_update(self) -> str:
-        context, system = self.context, self.system
-        lines = ["check!(evaluate_all(m));"]
-        latches = latch_update_lines(context, system)
-        if latches:
-            # a relation reads values this iteration computes: switch and evaluate until none
-            # switches
-            lines += ["// relations switch, on the values of this iteration",
-                      "for _ in 0..RELATION_PASSES {", f"{INDENT}let mut switched = false;"]
-            lines += [INDENT + line for line in latches]
-            lines += [f"{INDENT}check!(evaluate_all(m));", f"{INDENT}if !switched {{",
-                      f"{INDENT * 2}break;", f"{INDENT}}}", "}"]
-        clauses = when_clause_lines(context, system)
-        if clauses:
-            lines += ["// when-clauses that fire: reinit, assert, terminate"] + clauses
-            if any(clause.reinits for clause in system.when_clauses):
-                lines += ["if update.state_values_changed {", f"{INDENT}check!(evaluate_all(m));", "}"]
-        lines += assert_lines(context, system)
-        if self.terminate_flag:
-            flag = slot_text(context.slots[TERMINATE_FLAG])
-            lines += [f"if {flag} {{", f"{INDENT}update.terminate_simulation = true;", "}"]
-        lines += discrete_change_lines(context, system)
-        lines += sample_fired_lines(context, system)
-        lines += next_event_lines(context, system)
+    def comment(self, text: str) -> list[str]:
+        return [f"// {line}" for line in text.split("\n")]
+
+    def check(self, call: str) -> str:
+        return f"check!({call});"
+
+    def discard(self, call: str) -> str:
+        return f"let _ = {call};"
+
+    def when(self, condition: str, statement: str) -> list[str]:
+        return [f"if {condition} {{", f"{INDENT}{statement}", "}"]
+
+    def function(self, comment: str, name: str, lines: list[str], public: bool = True) -> str:
+        return function_text(comment, name, lines, public=public)
+
+    def parted(self, comment: str, name: str, parts, before=(), after=(), public: bool = True) -> str:
+        return parted_function(comment, name, parts, before, after, public=public)
+
+    def event_update_function(self, comment: str, lines: list[str], uses_update: bool) -> str:
         signature = "(m: &mut ModelData, update: &mut EventUpdate) -> Status"
-        if not any("update" in line for line in lines):
+        if not uses_update:
             signature = signature.replace("update:", "_update:")
-        return function_text(
-            "One event iteration (pre values hold the values before it): blocks, relations,\n"
-            "blocks again, when-clauses, asserts; then whether discrete values changed.",
-            "model_event_update", lines, signature, public=True)
+        return function_text(comment, "model_event_update", lines, signature, public=True)
 
     def _jacobian(self) -> str:
         comment = "d der(x) / d x in the pattern's order (chain rule on the partials)"

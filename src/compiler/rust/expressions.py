@@ -12,29 +12,21 @@ from __future__ import annotations
 import math
 
 from compiler.codegen.errors import EmitError
-from compiler.symbolic.cse import ExpressionWriter
-from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Array, Call, Const, Op, Var
+from compiler.codegen.slot_writer import (
+    MATH_FUNCTIONS, SUPPORT_FUNCTIONS, SlotWriter, binary_operators)
+from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, STRING, Const
 
 # Rust operator precedence, higher binds tighter; an if-expression is parenthesized as an
 # operand, comparisons do not chain
 PRIMARY, UNARY, CAST, MULTIPLICATIVE, ADDITIVE, RELATIONAL, AND, OR, CONDITIONAL = \
     16, 14, 13, 12, 11, 9, 5, 4, 2
-BINARY = {"*": ("*", MULTIPLICATIVE), "/": ("/", MULTIPLICATIVE), "+": ("+", ADDITIVE),
-          "-": ("-", ADDITIVE), "<": ("<", RELATIONAL), "<=": ("<=", RELATIONAL),
-          ">": (">", RELATIONAL), ">=": (">=", RELATIONAL), "==": ("==", RELATIONAL),
-          "<>": ("!=", RELATIONAL), "and": ("&&", AND), "or": ("||", OR)}
+BINARY = binary_operators(multiplicative=MULTIPLICATIVE, additive=ADDITIVE, relational=RELATIONAL,
+                          equality=RELATIONAL, **{"and": AND, "or": OR})
 RELATIONS = ("<", "<=", ">", ">=", "==", "<>")
 # built-in -> (Rust function for Real arguments, for Integer arguments)
-FUNCTIONS = {
-    **{name: (f"f64::{name}", None) for name in ("sin", "cos", "tan", "asin", "acos", "atan",
-                                                 "sinh", "cosh", "tanh", "exp", "log10", "sqrt",
-                                                 "atan2", "floor", "ceil")},
-    "log": ("f64::ln", None),
-    "abs": ("f64::abs", "integer_abs"), "sign": ("modelica_sign", "integer_sign"),
-    "min": ("f64::min", "integer_min"), "max": ("f64::max", "integer_max"),
-    "div": ("modelica_div", "integer_div"), "mod": ("modelica_mod", "integer_mod"),
-    "rem": ("modelica_rem", "integer_rem"), "integer": ("modelica_integer", None),
-}
+FUNCTIONS = {**{name: (f"f64::{name}", None) for name in MATH_FUNCTIONS}, "log": ("f64::ln", None),
+             "abs": ("f64::abs", "integer_abs"), "min": ("f64::min", "integer_min"),
+             "max": ("f64::max", "integer_max"), **SUPPORT_FUNCTIONS}
 RUST_TYPES = {REAL: "f64", INTEGER: "i32", BOOLEAN: "bool"}
 # the slot arrays of ModelData by accessor (codegen.interface.Slot.accessor)
 ARRAYS = {"R": "r", "INT": "i", "ENUM": "e", "BOOL": "b"}
@@ -83,32 +75,14 @@ def slot_text(slot, pre: bool = False) -> str:
     return f"m.{'pre_' if pre else ''}{array}[{slot.accessor}_{slot.c_name}]"
 
 
-class RustWriter(ExpressionWriter):
-    """Rust text of IR expressions for one generated function.
-
-    ``slots``: variable name -> ``codegen.interface.Slot``. ``locals_``: names the function
-    holds in Rust locals (Newton's unknowns, solved tangents) -> their text. ``initial``:
-    expressions of the initialization, where ``sample()`` is false. ``samples``:
-    ``$sample[k]`` -> (start, interval, the hidden slot of the tick it fired last).
-    ``functions``: user functions (``functions.RustFunctions``).
-    """
-
-    def __init__(self, slots: dict, samples: dict | None = None, functions=None,
-                 locals_: dict | None = None, initial: bool = False):
-        super().__init__()
-        self.slots = slots
-        self.samples = samples or {}
-        self.functions = functions
-        self.locals = locals_ or {}
-        self.initial = initial
-        self.calls: dict = {}   # (function, arguments) -> text of each result
-
-    # ---------------------------------------------------------------------- the base's API
-    def temp_name(self, number: int) -> str:
-        return f"t{number}"
-
-    def shareable(self, node) -> bool:
-        return node.type != STRING
+class RustWriter(SlotWriter):
+    """Rust text of IR expressions for one generated function (``SlotWriter``);
+    ``functions``: user functions (``functions.RustFunctions``)."""
+    PRIMARY, UNARY, CONDITIONAL, OR = PRIMARY, UNARY, CONDITIONAL, OR
+    BINARY = BINARY
+    FUNCTIONS = FUNCTIONS
+    MODEL = "m."
+    WHERE = "by the Rust backend"
 
     def declare(self, temp: str, node, text: str) -> str:
         return f"let {temp}: {rust_type(node.type)} = {text};"
@@ -116,32 +90,12 @@ class RustWriter(ExpressionWriter):
     def constant(self, node: Const) -> str:
         return rust_constant(node.value, node.type)
 
-    def variable(self, node: Var) -> str:
-        name = node.name
-        local = self.locals.get(name)
-        if local is not None:
-            return local
-        if name == "time":
-            return "m.time"
-        if name in self.samples:
-            if self.initial:
-                return "false"
-            start, interval, fired = self.samples[name]
-            return (f"m.event_mode && sample_fires(m.time, {self.real(start)}, "
-                    f"{self.real(interval)}, {self.target(fired)})")
-        return self.target(name)
+    def place(self, slot, pre: bool = False) -> str:
+        return slot_text(slot, pre)
 
-    def slot(self, name: str):
-        try:
-            return self.slots[name]
-        except KeyError:
-            raise EmitError(f"no storage for variable '{name}'") from None
-
-    def target(self, name: str) -> str:
-        """The place of a variable (``pre(v)``: the pre value of v)."""
-        if name.startswith("pre(") and name.endswith(")"):
-            return slot_text(self.slot(name[4:-1]), pre=True)
-        return slot_text(self.slot(name))
+    def sample_text(self, start, interval, fired: str) -> str:
+        return (f"m.event_mode && sample_fires(m.time, {self.real(start)}, "
+                f"{self.real(interval)}, {self.target(fired)})")
 
     def assignment(self, name: str, node, comment: str = "") -> str:
         """``place = value;``: ``node``'s value converted to the variable's type."""
@@ -151,68 +105,59 @@ class RustWriter(ExpressionWriter):
             value = f"{self.operand(node, CAST)} as i64"
         return f"{self.target(name)} = {value};{comment}"
 
-    def compound(self, node) -> str:
-        kind = type(node)
-        if kind is Call:
-            return self.functions.call_text(self, node)
-        if kind is Array:
-            raise EmitError(f"an array {node!r} outside a function call")
-        name, args = node.op, node.args
-        if args and any(arg.type == STRING for arg in args) or node.type == STRING:
+    def check_operation(self, node) -> None:
+        if node.args and any(arg.type == STRING for arg in node.args) or node.type == STRING:
             raise EmitError(f"String operations ({node!r}) are not supported by the Rust backend")
-        if name in BINARY:
-            return self._binary(node)
+
+    def special(self, node) -> str | None:
+        name, args = node.op, node.args
         if name == "neg":
             operand = self.operand(args[0], UNARY)
             return f"-({operand})" if operand.startswith("-") else f"-{operand}"
         if name == "not":
             return f"!{self.operand(args[0], UNARY)}"
-        if name == "if":
-            if not self.depth and (_calls_function(args[1]) or _calls_function(args[2])):
-                return self._conditional_calls(node)
-            condition = self.text(args[0])
-            return (f"if {condition} {{ {self.convert(args[1], node.type, lazy=True)} }} "
-                    f"else {{ {self.convert(args[2], node.type, lazy=True)} }}")
         if name == "^":
             return self._power(args)
-        if name == "pre":
-            return self.target(f"pre({args[0].name})")
-        if name == "initial":
-            return "m.initial_phase"
-        if name == "terminal":
-            return "m.terminal"
-        if name == "delay":
-            raise EmitError(f"delay() ({node!r}) is not supported by the Rust backend")
         if name == "Integer":
             return f"{self.operand(args[0], CAST)} as i32"
-        if name in ("String", "loadResource"):
-            raise EmitError(f"{name}() is not supported by the Rust backend")
-        return self._function(node)
+        if name == "delay":   # (String() and loadResource() are Strings: refused above)
+            raise EmitError(f"delay() ({node!r}) is not supported by the Rust backend")
+        return None
+
+    def conditional(self, node) -> str:
+        condition, then, else_ = node.args
+        return (f"if {self.text(condition)} {{ {self.convert(then, node.type, lazy=True)} }} "
+                f"else {{ {self.convert(else_, node.type, lazy=True)} }}")
+
+    def branch_value(self, node, type_: str) -> str:
+        return self.convert(node, type_)
+
+    def declare_result(self, name: str, type_: str) -> str:
+        return f"let {name}: {rust_type(type_)};"
+
+    def if_open(self, condition: str) -> str:
+        return f"if {condition} {{"
+
+    def function_call(self, name: str, args, integral: bool) -> str:
+        if integral:
+            return f"{name}({', '.join(self.convert(arg, INTEGER) for arg in args)})"
+        return f"{name}({', '.join(self.real(arg) for arg in args)})"
 
     # -------------------------------------------------------------------------- helpers
-    def precedence(self, node, text: str) -> int:
-        """Rust precedence of the text of ``node`` (a local or leaf binds tightest)."""
-        if type(node) is Var or self.temps.get(node) == text:
-            return AND if text.startswith("m.event_mode && ") else PRIMARY
-        if type(node) is Const:
-            return UNARY if text.startswith("-") else PRIMARY
-        if text.endswith(" as f64") or text.endswith(" as i32"):
-            return CAST
-        if type(node) is Op:
-            if node.op in BINARY:
-                return BINARY[node.op][1]
-            if node.op in ("neg", "not"):
-                return UNARY
-            if node.op == "Integer":
-                return CAST
-            if node.op == "if":
-                return CONDITIONAL if text.startswith("if ") else PRIMARY
-        return PRIMARY
+    def leaf_precedence(self, text: str) -> int:
+        return AND if text.startswith("m.event_mode && ") else PRIMARY
 
-    def operand(self, node, level: int, lazy: bool = False) -> str:
-        """Text of ``node`` parenthesized unless it binds tighter than ``level``."""
-        text = self.lazy(node) if lazy else self.text(node)
-        return f"({text})" if self.precedence(node, text) <= level else text
+    def text_precedence(self, text: str) -> int | None:
+        return CAST if text.endswith(" as f64") or text.endswith(" as i32") else None
+
+    def operator_precedence(self, op: str, text: str) -> int:
+        if op in ("neg", "not"):
+            return UNARY
+        if op == "Integer":
+            return CAST
+        if op == "if":
+            return CONDITIONAL if text.startswith("if ") else PRIMARY
+        return PRIMARY
 
     def convert(self, node, type_: str, level: int = CONDITIONAL, lazy: bool = False) -> str:
         """Text of ``node`` as a value of ``type_`` (an Integer or enumeration made f64, an
@@ -229,7 +174,7 @@ class RustWriter(ExpressionWriter):
     def real(self, node, level: int = CONDITIONAL) -> str:
         return self.convert(node, REAL, level)
 
-    def _binary(self, node) -> str:
+    def binary(self, node) -> str:
         symbol, level = BINARY[node.op]
         left_node, right_node = node.args
         if node.op in ("and", "or"):
@@ -247,42 +192,11 @@ class RustWriter(ExpressionWriter):
         return f"{self.convert(left_node, type_, level - 1)} {symbol} " \
                f"{self.convert(right_node, type_, level)}"
 
-    def _branch_lines(self, branch, type_: str, result: str) -> list[str]:
-        temps, calls = dict(self.temps), dict(self.calls)
-        text = self.convert(branch, type_)
-        lines = ["    " + line for line in self.take_lines()] + [f"    {result} = {text};"]
-        self.temps, self.calls = temps, calls
-        return lines
-
-    def _conditional_calls(self, node) -> str:
-        """An if-expression whose branches call user functions, as an if-statement: only the
-        branch taken calls (a function may assert what its condition guards). Locals
-        declared inside a branch stay there."""
-        condition, then, else_ = node.args
-        condition_text = self.text(condition)
-        before = self.take_lines()
-        result = f"branch{self.functions.next_number()}"
-        branches = [self._branch_lines(branch, node.type, result) for branch in (then, else_)]
-        self.lines = before + [f"let {result}: {rust_type(node.type)};",
-                               f"if {condition_text} {{", *branches[0], "} else {",
-                               *branches[1], "}"]
-        return result
-
     def _power(self, args) -> str:
         base, exponent = args
         if base.type == INTEGER and exponent.type == INTEGER:
             return f"integer_power({self.text(base)}, {self.text(exponent)})"
         return f"f64::powf({self.real(base)}, {self.real(exponent)})"
-
-    def _function(self, node) -> str:
-        entry = FUNCTIONS.get(node.op)
-        if entry is None:
-            raise EmitError(f"the built-in {node.op}() is not supported by the Rust backend")
-        real, integer = entry
-        integral = integer is not None and all(arg.type != REAL for arg in node.args)
-        if integral:
-            return f"{integer}({', '.join(self.convert(arg, INTEGER) for arg in node.args)})"
-        return f"{real}({', '.join(self.real(arg) for arg in node.args)})"
 
 
 def _common_type(a: str, b: str) -> str:
@@ -290,18 +204,3 @@ def _common_type(a: str, b: str) -> str:
     if a == b:
         return a
     return REAL if REAL in (a, b) else INTEGER
-
-
-def _calls_function(node) -> bool:
-    """Whether ``node`` calls a user function."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is Call:
-            return True
-        if kind is Op:
-            stack.extend(item.args)
-        elif kind is Array:
-            stack.extend(item.elements)
-    return False

@@ -9,19 +9,10 @@ from __future__ import annotations
 
 import functools
 
-from compiler.codegen.jacobian import _Loop
+from compiler.codegen.jacobian import _Loop, csc_positions, factor_entries
 from compiler.codegen.jacobian import jacobian_parts as c_jacobian_parts
 from compiler.rust.blocks import Context, described
 from compiler.system import System
-
-
-def csc_positions(system: System) -> dict[tuple[int, int], int]:
-    """(row, column) -> position in the values of the pattern (columns, rows ascending)."""
-    positions = {}
-    for column, rows in enumerate(system.jacobian_rows):
-        for row in sorted(rows):
-            positions[(row, column)] = len(positions)
-    return positions
 
 
 def jacobian_parts(context: Context, system: System) -> list[list[str]]:
@@ -47,12 +38,7 @@ def _column_lines(state: str, j: int, steps, values, writer, positions) -> list[
 
 
 def _factor_lines(loop: _Loop, writer) -> list[str]:
-    n = len(loop.unknowns)
-    entries = [(i * n + loop.position[name], expr) for i, row in enumerate(loop.rows)
-               for name, expr in row if name in loop.position]
-    texts = [(index, writer.real(expr)) for index, expr in entries]
-    lines = writer.take_lines()
-    k = loop.number
+    n, k, texts, lines = factor_entries(loop, writer)
     lines += [f"// linearization of {loop.block and described(loop.block)[1:-1]}",
               f"let mut jacobian_loop{k} = [0.0f64; {n * n}];", f"let mut pivot{k} = [0usize; {n}];"]
     lines.extend(f"jacobian_loop{k}[{index}] = {text};" for index, text in texts)

@@ -8,9 +8,9 @@ the C runtime's messages do (``%g`` for Real, ``%.17g`` for the time).
 from __future__ import annotations
 
 from compiler.codegen.errors import EmitError
-from compiler.codegen.messages import _is_text  # which + is a String concatenation
+from compiler.codegen.messages import MessageSpelling, append_message
 from compiler.rust.expressions import rust_string
-from compiler.symbolic.expr import BOOLEAN, INTEGER, REAL, Const, Op
+from compiler.symbolic.expr import BOOLEAN, REAL, Const
 
 # significant digits of String(x) for a Real without options, and of times in messages
 REAL_DIGITS = 6
@@ -28,7 +28,7 @@ def message_text(pieces, writer) -> str:
             parts.append("{}")
             arguments.append(f"format_g(m.time, {TIME_DIGITS})")
         else:
-            _append(piece, writer, parts, arguments)
+            append_message(piece, writer, parts, arguments, RUST_MESSAGES)
     return f"format!({rust_string(''.join(parts))}{''.join(', ' + a for a in arguments)})"
 
 
@@ -36,19 +36,20 @@ def _literal(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def _append(node, writer, parts: list, arguments: list) -> None:
-    if type(node) is Const and isinstance(node.value, str):
-        parts.append(_literal(node.value))
-    elif type(node) is Op and node.op == "+" and _is_text(node):
-        for item in node.args:
-            _append(item, writer, parts, arguments)
-    elif type(node) is Op and node.op == "String":
-        _value(node.args[0], writer, parts, arguments, _options(node))
-    elif node.type in (REAL, INTEGER, BOOLEAN):
-        _value(node, writer, parts, arguments)
-    else:
-        raise EmitError(f"the message {node!r} is not supported by the Rust backend (use "
-                        "literals, String() and +)")
+class _RustSpelling(MessageSpelling):
+    string_variables = False   # (the Rust backend has no String variables)
+
+    def literal(self, text: str) -> str:
+        return _literal(text)
+
+    def options(self, node) -> tuple:
+        return _options(node)
+
+    def value(self, node, writer, parts: list, arguments: list, options: tuple = ()) -> None:
+        _value(node, writer, parts, arguments, options)
+
+
+RUST_MESSAGES = _RustSpelling()
 
 
 def _options(node) -> tuple:
