@@ -236,8 +236,11 @@ class Classes:
         """Where a short class reads its base: around its text (an inherited one: in the
         class inheriting it first)."""
         written = self._written.get(id(entry))
-        return entry.parent if written is None else \
-            self.inherited_scope(written.parent, entry.parent)
+        if written is None:
+            return entry.parent
+        while id(written) in self._written:   # inherited on several levels: the text's class
+            written = self._written[id(written)]
+        return self.inherited_scope(written.parent, entry.parent)
 
     def alias_of(self, entry: ClassEntry, span=None) -> ClassEntry:
         """The class a plain short class stands for (``function f = P.g``, no modification
@@ -338,6 +341,9 @@ class Classes:
                                                          derived)
             if id(entry) in self._plain_extends:
                 self._plain_extends.add(id(view))
+            if id(entry) in self._modified_bases:
+                # ``extends A(B(x = 4))``'s B, inherited further: still A's B modified
+                self._modified_bases[id(view)] = self._modified_bases[id(entry)]
         return view
 
     def inherited_scope(self, scope: ClassEntry, holder: ClassEntry) -> ClassEntry:

@@ -81,7 +81,8 @@ def _binary(expr: ast.Binary, env):
                                  f"use '.{op}' to combine an array with a scalar")
             return values.add(left, right, op)
         if op == "*":
-            if _empty(left) or _empty(right):
+            # (a scalar times an empty array is that empty array, elementwise)
+            if left_array and right_array and (_empty(left) or _empty(right)):
                 return _empty_product(expr, left, right, env)
             return values.multiply(left, right)
         if op == "/" and not right_array:
