@@ -104,40 +104,61 @@ static void degree_remove(DegreeLists *lists, size_t v) {
     if (next != SIZE_MAX) lists->previous[next] = previous;
 }
 
+/* Multiple minimum degree (Liu, 1985): each round eliminates vertices of the least degree
+ * that are not neighbours of one eliminated earlier in the round, and updates the degrees of
+ * the touched vertices when the round ends. On grid-like patterns (the Newton matrices of
+ * discretized PDEs) this independent-set rule gives clearly less fill and fewer operations
+ * than eliminating one vertex at a time, whose ties chase the last elimination's front. */
 static bool minimum_degree_order(size_t n, const size_t *column_start, const size_t *rows,
                                  size_t *order) {
     IndexList *adjacent = calloc(n, sizeof(IndexList));
     size_t *mark = malloc(n * sizeof(size_t));
+    size_t *touched = malloc(n * sizeof(size_t)); /* vertices out of the lists this round */
+    bool *is_touched = calloc(n, sizeof(bool));
     DegreeLists lists = {malloc(n * sizeof(size_t)), malloc(n * sizeof(size_t)),
                          malloc(n * sizeof(size_t)), malloc(n * sizeof(size_t))};
-    bool ok = adjacent && mark && lists.head && lists.next && lists.previous && lists.degree
+    bool ok = adjacent && mark && touched && is_touched && lists.head && lists.next
+              && lists.previous && lists.degree
               && build_symmetric_graph(adjacent, n, column_start, rows, mark);
     for (size_t i = 0; ok && i < n; i++) mark[i] = lists.head[i] = SIZE_MAX;
     for (size_t v = n; ok && v-- > 0;) degree_insert(&lists, v, adjacent[v].count);
-    size_t least = 0; /* no vertex has a smaller degree */
-    for (size_t step = 0; ok && step < n; step++) {
+    size_t least = 0; /* no vertex in the lists has a smaller degree */
+    for (size_t step = 0; ok && step < n;) {
         while (lists.head[least] == SIZE_MAX) least++;
-        const size_t best = lists.head[least];
-        degree_remove(&lists, best);
-        order[step] = best;
-        ok = eliminate_vertex(adjacent, best, mark);
-        /* back to SIZE_MAX where eliminate_vertex marked: the lists it touched (O(fill), not
-         * O(n) per step); the clique's degrees changed */
-        const IndexList *clique = &adjacent[best];
-        for (size_t a = 0; ok && a < clique->count; a++) {
-            const size_t w = clique->items[a];
-            const IndexList *neighbour = &adjacent[w];
-            mark[w] = SIZE_MAX;
-            for (size_t k = 0; k < neighbour->count; k++) mark[neighbour->items[k]] = SIZE_MAX;
-            degree_remove(&lists, w);
-            degree_insert(&lists, w, neighbour->count);
-            if (neighbour->count < least) least = neighbour->count;
+        size_t touched_count = 0;
+        while (ok && lists.head[least] != SIZE_MAX) {
+            const size_t best = lists.head[least];
+            degree_remove(&lists, best);
+            order[step++] = best;
+            ok = eliminate_vertex(adjacent, best, mark);
+            /* back to SIZE_MAX where eliminate_vertex marked: the lists it touched (O(fill),
+             * not O(n) per step); the clique leaves the lists until the round ends */
+            const IndexList *clique = &adjacent[best];
+            for (size_t a = 0; ok && a < clique->count; a++) {
+                const size_t w = clique->items[a];
+                const IndexList *neighbour = &adjacent[w];
+                mark[w] = SIZE_MAX;
+                for (size_t k = 0; k < neighbour->count; k++) mark[neighbour->items[k]] = SIZE_MAX;
+                if (!is_touched[w]) {
+                    degree_remove(&lists, w);
+                    is_touched[w] = true;
+                    touched[touched_count++] = w;
+                }
+            }
+            adjacent[best].count = 0;
         }
-        adjacent[best].count = 0;
+        for (size_t k = 0; k < touched_count; k++) {
+            const size_t w = touched[k];
+            is_touched[w] = false;
+            degree_insert(&lists, w, adjacent[w].count);
+            if (adjacent[w].count < least) least = adjacent[w].count;
+        }
     }
     for (size_t v = 0; adjacent && v < n; v++) free(adjacent[v].items);
     free(adjacent);
     free(mark);
+    free(touched);
+    free(is_touched);
     free(lists.head);
     free(lists.next);
     free(lists.previous);
