@@ -561,6 +561,15 @@ RadauStatus radau5_step(Radau5 *r, double t_limit) {
             last = true;
         }
         if (0.1 * fabs(h) <= fabs(m->t) * UNIT_ROUNDOFF || h <= 0.0) return RadauStepTooSmall;
+        if (h != r->lu_h && r->sparse && !m->jacobian_fresh) {
+            /* Large sparse systems: a factorization costs far more than a Jacobian (a few
+             * grouped f evaluations), so one that the step size forces is made with a fresh
+             * Jacobian; the stale one would slow Newton at the new h and ask for a second
+             * factorization at the next step. */
+            if (evaluate_jacobian(r) < 0) return RadauRhsError;
+            m->jacobian_fresh = true;
+            m->need_jacobian = false;
+        }
         if (h != r->lu_h && factor_newton_matrices(r, h)) {
             if (++singular_count >= MAX_SINGULAR_LU) return RadauSingularMatrix;
             prepare_retry(r, h * NEWTON_FAILURE_FACTOR);
