@@ -215,9 +215,10 @@ def factor_fill(matrix: sp.csc_matrix, permutation: str, order=None) -> int:
 @pytest.mark.parametrize("k, species", [(12, 1), (24, 1), (16, 2), (32, 2)])
 def test_multiple_minimum_degree_fill_on_grids(lib, k, species):
     """The order on 2-D grid patterns (the Newton matrices of discretized PDEs): a permutation
-    whose fill is far below the band (natural) order's and COLAMD's, and within 10% of
-    SuperLU's multiple minimum degree on A + A^T (the one-at-a-time minimum degree this
-    replaced was 11.5% above it on the 32 x 32 two-species grid)."""
+    whose fill is far below the band (natural) order's and COLAMD's, and within 5% of
+    SuperLU's multiple minimum degree on A + A^T (on the 32 x 32 two-species grid: 3.7% above
+    it; the one-at-a-time minimum degree by plain degree this replaced was 11.5% above, the
+    multiple elimination without external degrees 6.5%)."""
     pattern = grid_pattern(k, species)
     n = pattern.shape[0]
     order = order_of(lib, pattern)
@@ -226,7 +227,7 @@ def test_multiple_minimum_degree_fill_on_grids(lib, k, species):
     ours = factor_fill(matrix, "NATURAL", order)
     assert ours < factor_fill(matrix, "NATURAL")
     assert ours < factor_fill(matrix, "COLAMD")
-    assert ours <= 1.10 * factor_fill(matrix, "MMD_AT_PLUS_A")
+    assert ours <= 1.05 * factor_fill(matrix, "MMD_AT_PLUS_A")
 
 
 @pytest.mark.parametrize("h", [1e-3, 3e-2, 1.0])
@@ -244,3 +245,21 @@ def test_complex_newton_matrix_of_a_grid_against_numpy(lib, h):
     assert status == 0
     expected = np.linalg.solve(matrix.toarray(), b)
     assert np.allclose(x, expected, rtol=1e-12, atol=1e-12 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_order_is_a_permutation_on_unsymmetric_and_blocked_patterns(lib, seed):
+    """Random unsymmetric patterns (some with empty off-diagonal columns) and a grid whose cells
+    hold three fully coupled states (groups of indistinguishable vertices, eliminated together):
+    the order is a permutation and the factors solve against numpy."""
+    rng = np.random.default_rng(seed)
+    blocked = sp.kron(grid_pattern(6 + seed, 1), np.ones((3, 3)))
+    for pattern in (sp.random(200, 200, density=0.01 * (seed + 1), random_state=rng) + sp.identity(200), blocked):
+        pattern = sp.csc_matrix((pattern != 0).astype(float))
+        n = pattern.shape[0]
+        assert sorted(order_of(lib, pattern)) == list(range(n))
+        matrix = sp.csc_matrix(pattern.multiply(rng.uniform(-1.0, 1.0, size=pattern.shape)) + sp.identity(n) * 20.0)
+        b = rng.normal(size=n)
+        status, x = solve(lib, matrix, b)
+        assert status == 0
+        assert np.allclose(x, np.linalg.solve(matrix.toarray(), b), rtol=1e-11, atol=1e-12)
