@@ -1,4 +1,4 @@
-/* sparse_lu.c -- pattern analysis (minimum degree order) and the numeric factorizations. */
+/* sparse_lu.c -- pattern analysis (multiple minimum degree order) and the numeric factorizations. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
