@@ -314,6 +314,10 @@ static int factor_newton_matrices(Radau5 *r, double h) {
         }
         for (size_t i = 0; i < n; i++) r->e1[r->diagonal[i]] += fac1, r->e2[r->diagonal[i]] += fac2;
         singular = sparse_lu_factor(&r->sparse_e1, r->e1);
+        /* E2 has E1's pattern and, as a rule, its diagonal pivots: its first factorization
+         * starts from E1's structure instead of searching the graph again */
+        if (!singular && !r->sparse_e2.factored)
+            sparse_lu_complex_adopt_structure(&r->sparse_e2, &r->sparse_e1);
         if (!singular) singular = sparse_lu_complex_factor(&r->sparse_e2, r->e2);
     } else {
         for (size_t k = 0; k < n * n; k++) r->e1[k] = 0.0, r->e2[k] = 0.0;

@@ -325,3 +325,17 @@ static inline void subtract_complex_product(double complex *target, double compl
 #undef SUBTRACT_PRODUCT
 #undef TYPE
 #undef PREFIX
+
+bool sparse_lu_complex_adopt_structure(SparseLUComplex *lu, const SparseLU *real) {
+    const size_t n = real->pattern->n;
+    if (!real->factored || lu->pattern != real->pattern
+        || !sparse_lu_complex_reserve(lu, real->l_start[n], real->u_start[n]))
+        return false;
+    memcpy(lu->l_start, real->l_start, (n + 1) * sizeof(size_t));
+    memcpy(lu->u_start, real->u_start, (n + 1) * sizeof(size_t));
+    memcpy(lu->l_rows, real->l_rows, real->l_start[n] * sizeof(size_t));
+    memcpy(lu->u_rows, real->u_rows, real->u_start[n] * sizeof(size_t));
+    memcpy(lu->pivot_of_row, real->pivot_of_row, n * sizeof(size_t));
+    lu->factored = true;
+    return true;
+}

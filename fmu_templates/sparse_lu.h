@@ -56,4 +56,10 @@ void sparse_pattern_free(SparsePattern *pattern);
 DECLARE_SPARSE_LU(SparseLU, double, sparse_lu)
 DECLARE_SPARSE_LU(SparseLUComplex, double complex, sparse_lu_complex)
 
+/* Give a complex factorization of the same pattern the pivots and the patterns of L and U of a
+ * real one, so that its next factor() runs on them without the graph searches (it searches
+ * anew if a pivot fails its threshold test). Returns false (and changes nothing) when `real`
+ * holds no factorization of this pattern or memory runs out. */
+bool sparse_lu_complex_adopt_structure(SparseLUComplex *lu, const SparseLU *real);
+
 #endif

@@ -20,6 +20,8 @@ int solve_sequence_real(size_t n, const size_t *start, const size_t *rows, size_
                         double *b);
 int solve_sequence_complex(size_t n, const size_t *start, const size_t *rows, size_t count, const double *values,
                            double *b);
+int solve_complex_after_real(size_t n, const size_t *start, const size_t *rows, const double *real_values,
+                             const double *values, double *b);
 """
 
 
@@ -263,3 +265,42 @@ def test_order_is_a_permutation_on_unsymmetric_and_blocked_patterns(lib, seed):
         status, x = solve(lib, matrix, b)
         assert status == 0
         assert np.allclose(x, np.linalg.solve(matrix.toarray(), b), rtol=1e-11, atol=1e-12)
+
+
+@pytest.mark.parametrize("h", [1e-3, 3e-2, 1.0])
+@pytest.mark.parametrize("zero_diagonal", [False, True])
+def test_complex_factorization_on_the_real_ones_structure(lib, h, zero_diagonal):
+    """Radau's two Newton matrices: the complex one (alpha + i beta)/h I - J starts from the
+    pivots and patterns of the real one U1/h I - J (no graph search), and still solves against
+    numpy; where the complex matrix's diagonal pivots fail (every second diagonal entry of J
+    cancelling the complex shift's real part, with a tiny imaginary remainder) it searches anew."""
+    u1, alpha, beta = 3.637834252744495732208, 2.681082873627752133896, 3.050430199247410569426
+    pattern = grid_pattern(8, 2)
+    n = pattern.shape[0]
+    rng = np.random.default_rng(9)
+    jacobian = sp.lil_matrix(pattern.multiply(rng.uniform(-50.0, 50.0, size=pattern.shape)))
+    shift = (alpha + 1j * beta) / h
+    if zero_diagonal:
+        for i in range(0, n, 2):
+            jacobian[i, i] = shift.real
+    jacobian = sp.csc_matrix(jacobian)
+    real = sp.csc_matrix(sp.identity(n) * (u1 / h) - jacobian)
+    complex_matrix = sp.csc_matrix(sp.identity(n) * shift - jacobian
+                                   - sp.identity(n) * (1j * (beta / h) * (1 - 1e-9) if zero_diagonal else 0.0))
+    for matrix in (real, complex_matrix):
+        matrix.sort_indices()
+    assert np.array_equal(real.indices, complex_matrix.indices)
+    b = rng.normal(size=n) + 1j * rng.normal(size=n)
+    ffi, library = lib
+    start = np.ascontiguousarray(real.indptr, dtype=np.uintp)
+    rows = np.ascontiguousarray(real.indices, dtype=np.uintp)
+    real_values = np.ascontiguousarray(real.data, dtype=float)
+    values = np.ascontiguousarray(complex_matrix.data, dtype=complex)
+    x = b.copy()
+    status = library.solve_complex_after_real(n, ffi.cast("size_t *", start.ctypes.data),
+                                              ffi.cast("size_t *", rows.ctypes.data),
+                                              ffi.cast("double *", real_values.ctypes.data),
+                                              ffi.cast("double *", values.ctypes.data), ffi.cast("double *", x.ctypes.data))
+    assert status == 0
+    expected = np.linalg.solve(complex_matrix.toarray(), b)
+    assert np.allclose(x, expected, rtol=1e-10, atol=1e-10 * np.abs(expected).max())
