@@ -14,7 +14,11 @@
  *     contracted slowly (theta > JACOBIAN_REUSE_THETA), and after a rejected step only if
  *     the Jacobian in use is not fresh;
  *   - the LU factors are kept when the Jacobian is kept and the new step size is within
- *     [STEP_KEEP_LOW, STEP_KEEP_HIGH] times the old one (the step size is then not changed).
+ *     [STEP_KEEP_LOW, STEP_KEEP_HIGH] times the old one (the step size is then not changed);
+ *   - large sparse systems (the sparse LU) keep the Jacobian and the step longer
+ *     (LARGE_REUSE_THETA, [LARGE_KEEP_LOW, LARGE_KEEP_HIGH], widened to WIDE_KEEP_HIGH where
+ *     the factors fill in much, as on 2-D grids), and a factorization that a new step size
+ *     forces is made with a fresh Jacobian, which costs little next to it.
  *
  * Linear algebra: dense LU for small systems; sparse LU on the Jacobian's pattern when the
  * system has more than SPARSE_MIN_STATES states and the pattern is sparse enough.

@@ -1,4 +1,4 @@
-/* sparse_lu.c -- pattern analysis (minimum degree order) and the numeric factorizations. */
+/* sparse_lu.c -- pattern analysis (multiple minimum degree order) and the numeric factorizations. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -104,44 +104,160 @@ static void degree_remove(DegreeLists *lists, size_t v) {
     if (next != SIZE_MAX) lists->previous[next] = previous;
 }
 
+/* Multiple minimum degree (Liu, 1985) on the explicit elimination graph: each round
+ * eliminates vertices of the least external degree that are not neighbours of one eliminated
+ * earlier in the round, and updates the touched vertices when the round ends. Vertices with
+ * the same closed neighbourhood (indistinguishable: their elimination makes no fill between
+ * them) form groups: a vertex's external degree leaves its own group out, and eliminating one
+ * eliminates its group with it (mass elimination). On grid-like patterns (the Newton matrices
+ * of discretized PDEs) both give clearly less fill and fewer operations than eliminating one
+ * vertex at a time by its plain degree. */
+typedef struct {
+    size_t n;
+    IndexList *adjacent;
+    size_t *mark;          /* SIZE_MAX between uses (eliminate_vertex) */
+    size_t *touched;       /* vertices out of the lists until the round ends */
+    size_t touched_count;
+    bool *is_touched, *eliminated;
+    size_t *group, *group_size; /* the group's representative; its size (at the representative) */
+    size_t *bucket, *bucket_next, *hash; /* hashing of closed neighbourhoods */
+    size_t *stamp;
+    size_t stamp_count;
+    DegreeLists lists;
+    size_t *order;
+    size_t step;
+} MinimumDegree;
+
+static size_t external_degree(const MinimumDegree *md, size_t v) {
+    return md->adjacent[v].count + 1 - md->group_size[md->group[v]];
+}
+
+/* Eliminate v: order it, make its neighbours a clique, and take them out of the lists. */
+static bool eliminate_and_touch(MinimumDegree *md, size_t v) {
+    md->order[md->step++] = v;
+    md->eliminated[v] = true;
+    if (!eliminate_vertex(md->adjacent, v, md->mark)) return false;
+    /* back to SIZE_MAX where eliminate_vertex marked: the lists it touched (O(fill), not
+     * O(n) per step) */
+    const IndexList *clique = &md->adjacent[v];
+    for (size_t a = 0; a < clique->count; a++) {
+        const size_t w = clique->items[a];
+        const IndexList *neighbour = &md->adjacent[w];
+        md->mark[w] = SIZE_MAX;
+        for (size_t k = 0; k < neighbour->count; k++) md->mark[neighbour->items[k]] = SIZE_MAX;
+        if (!md->is_touched[w]) {
+            degree_remove(&md->lists, w);
+            md->is_touched[w] = true;
+            md->touched[md->touched_count++] = w;
+        }
+    }
+    return true;
+}
+
+/* Eliminate v and, right after it, the rest of its group (now its clique's members). */
+static bool eliminate_group(MinimumDegree *md, size_t v) {
+    const size_t group = md->group[v];
+    if (!eliminate_and_touch(md, v)) return false;
+    const IndexList *clique = &md->adjacent[v];
+    for (size_t a = 0; a < clique->count; a++) {
+        const size_t w = clique->items[a];
+        if (md->group[w] == group && !md->eliminated[w] && !eliminate_and_touch(md, w)) return false;
+    }
+    for (size_t a = 0; a < clique->count; a++)
+        if (md->eliminated[clique->items[a]]) md->adjacent[clique->items[a]].count = 0;
+    md->adjacent[v].count = 0;
+    return true;
+}
+
+static bool same_closed_neighbourhood(MinimumDegree *md, size_t u, size_t w) {
+    const IndexList *a = &md->adjacent[u], *b = &md->adjacent[w];
+    if (a->count != b->count) return false;
+    md->stamp_count++;
+    md->stamp[u] = md->stamp_count;
+    for (size_t k = 0; k < a->count; k++) md->stamp[a->items[k]] = md->stamp_count;
+    if (md->stamp[w] != md->stamp_count) return false;
+    for (size_t k = 0; k < b->count; k++)
+        if (b->items[k] != u && md->stamp[b->items[k]] != md->stamp_count) return false;
+    return true;
+}
+
+/* End of a round: regroup the touched vertices (a group is touched whole, as its members
+ * share their neighbours) and put them back into the lists by external degree. */
+static void end_round(MinimumDegree *md, size_t *least) {
+    for (size_t k = 0; k < md->touched_count; k++) {
+        const size_t w = md->touched[k];
+        if (md->eliminated[w]) continue;
+        size_t hash = w;
+        for (size_t i = 0; i < md->adjacent[w].count; i++) hash += md->adjacent[w].items[i];
+        hash %= md->n;
+        md->hash[w] = hash;
+        md->group[w] = w;
+        md->group_size[w] = 1;
+        for (size_t u = md->bucket[hash]; u != SIZE_MAX; u = md->bucket_next[u]) {
+            if (same_closed_neighbourhood(md, u, w)) {
+                md->group[w] = u;
+                md->group_size[u]++;
+                break;
+            }
+        }
+        if (md->group[w] == w) {
+            md->bucket_next[w] = md->bucket[hash];
+            md->bucket[hash] = w;
+        }
+    }
+    for (size_t k = 0; k < md->touched_count; k++) {
+        const size_t w = md->touched[k];
+        if (md->eliminated[w]) continue;
+        md->bucket[md->hash[w]] = SIZE_MAX;
+    }
+    for (size_t k = 0; k < md->touched_count; k++) {
+        const size_t w = md->touched[k];
+        md->is_touched[w] = false;
+        if (md->eliminated[w]) continue;
+        const size_t degree = external_degree(md, w);
+        degree_insert(&md->lists, w, degree);
+        if (degree < *least) *least = degree;
+    }
+    md->touched_count = 0;
+}
+
 static bool minimum_degree_order(size_t n, const size_t *column_start, const size_t *rows,
                                  size_t *order) {
-    IndexList *adjacent = calloc(n, sizeof(IndexList));
-    size_t *mark = malloc(n * sizeof(size_t));
-    DegreeLists lists = {malloc(n * sizeof(size_t)), malloc(n * sizeof(size_t)),
-                         malloc(n * sizeof(size_t)), malloc(n * sizeof(size_t))};
-    bool ok = adjacent && mark && lists.head && lists.next && lists.previous && lists.degree
-              && build_symmetric_graph(adjacent, n, column_start, rows, mark);
-    for (size_t i = 0; ok && i < n; i++) mark[i] = lists.head[i] = SIZE_MAX;
-    for (size_t v = n; ok && v-- > 0;) degree_insert(&lists, v, adjacent[v].count);
-    size_t least = 0; /* no vertex has a smaller degree */
-    for (size_t step = 0; ok && step < n; step++) {
-        while (lists.head[least] == SIZE_MAX) least++;
-        const size_t best = lists.head[least];
-        degree_remove(&lists, best);
-        order[step] = best;
-        ok = eliminate_vertex(adjacent, best, mark);
-        /* back to SIZE_MAX where eliminate_vertex marked: the lists it touched (O(fill), not
-         * O(n) per step); the clique's degrees changed */
-        const IndexList *clique = &adjacent[best];
-        for (size_t a = 0; ok && a < clique->count; a++) {
-            const size_t w = clique->items[a];
-            const IndexList *neighbour = &adjacent[w];
-            mark[w] = SIZE_MAX;
-            for (size_t k = 0; k < neighbour->count; k++) mark[neighbour->items[k]] = SIZE_MAX;
-            degree_remove(&lists, w);
-            degree_insert(&lists, w, neighbour->count);
-            if (neighbour->count < least) least = neighbour->count;
-        }
-        adjacent[best].count = 0;
+    MinimumDegree md = {.n = n, .order = order};
+    md.adjacent = calloc(n, sizeof(IndexList));
+    size_t **arrays[] = {&md.mark, &md.touched, &md.group, &md.group_size, &md.bucket,
+                         &md.bucket_next, &md.hash, &md.stamp, &md.lists.head, &md.lists.next,
+                         &md.lists.previous, &md.lists.degree};
+    bool ok = md.adjacent != NULL;
+    for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++) {
+        *arrays[k] = malloc(n * sizeof(size_t));
+        ok = ok && *arrays[k];
     }
-    for (size_t v = 0; adjacent && v < n; v++) free(adjacent[v].items);
-    free(adjacent);
-    free(mark);
-    free(lists.head);
-    free(lists.next);
-    free(lists.previous);
-    free(lists.degree);
+    md.is_touched = calloc(n, sizeof(bool));
+    md.eliminated = calloc(n, sizeof(bool));
+    ok = ok && md.is_touched && md.eliminated && build_symmetric_graph(md.adjacent, n, column_start, rows, md.mark);
+    for (size_t i = 0; ok && i < n; i++) {
+        md.mark[i] = md.lists.head[i] = md.bucket[i] = SIZE_MAX;
+        md.group[i] = i;
+        md.group_size[i] = 1;
+        md.stamp[i] = 0;
+    }
+    for (size_t v = n; ok && v-- > 0;) degree_insert(&md.lists, v, md.adjacent[v].count);
+    size_t least = 0; /* no vertex in the lists has a smaller degree */
+    while (ok && md.step < n) {
+        while (md.lists.head[least] == SIZE_MAX) least++;
+        while (ok && md.lists.head[least] != SIZE_MAX) {
+            const size_t best = md.lists.head[least];
+            degree_remove(&md.lists, best);
+            ok = eliminate_group(&md, best);
+        }
+        end_round(&md, &least);
+    }
+    for (size_t v = 0; md.adjacent && v < n; v++) free(md.adjacent[v].items);
+    free(md.adjacent);
+    for (size_t k = 0; k < sizeof(arrays) / sizeof(arrays[0]); k++) free(*arrays[k]);
+    free(md.is_touched);
+    free(md.eliminated);
     return ok;
 }
 
@@ -209,3 +325,17 @@ static inline void subtract_complex_product(double complex *target, double compl
 #undef SUBTRACT_PRODUCT
 #undef TYPE
 #undef PREFIX
+
+bool sparse_lu_complex_adopt_structure(SparseLUComplex *lu, const SparseLU *real) {
+    const size_t n = real->pattern->n;
+    if (!real->factored || lu->pattern != real->pattern
+        || !sparse_lu_complex_reserve(lu, real->l_start[n], real->u_start[n]))
+        return false;
+    memcpy(lu->l_start, real->l_start, (n + 1) * sizeof(size_t));
+    memcpy(lu->u_start, real->u_start, (n + 1) * sizeof(size_t));
+    memcpy(lu->l_rows, real->l_rows, real->l_start[n] * sizeof(size_t));
+    memcpy(lu->u_rows, real->u_rows, real->u_start[n] * sizeof(size_t));
+    memcpy(lu->pivot_of_row, real->pivot_of_row, n * sizeof(size_t));
+    lu->factored = true;
+    return true;
+}

@@ -2,7 +2,8 @@
  * sparse_lu.h -- sparse LU factorization for the Newton matrices of Radau IIA.
  *
  * Left-looking Gilbert-Peierls LU with threshold partial pivoting that prefers the diagonal,
- * on a fill-reducing column order (minimum degree on the pattern of A + A^T). The pattern is
+ * on a fill-reducing column order (multiple minimum degree with external degrees and mass
+ * elimination on the pattern of A + A^T). The pattern is
  * analysed once (sparse_pattern_init); each numeric factorization then reuses it for a real
  * and a complex matrix with the same pattern. A factorization keeps its pivots and the
  * patterns of L and U, and the next one (new values, same pattern) runs on them without the
@@ -54,5 +55,11 @@ void sparse_pattern_free(SparsePattern *pattern);
 
 DECLARE_SPARSE_LU(SparseLU, double, sparse_lu)
 DECLARE_SPARSE_LU(SparseLUComplex, double complex, sparse_lu_complex)
+
+/* Give a complex factorization of the same pattern the pivots and the patterns of L and U of a
+ * real one, so that its next factor() runs on them without the graph searches (it searches
+ * anew if a pivot fails its threshold test). Returns false (and changes nothing) when `real`
+ * holds no factorization of this pattern or memory runs out. */
+bool sparse_lu_complex_adopt_structure(SparseLUComplex *lu, const SparseLU *real);
 
 #endif

@@ -61,3 +61,24 @@ int order_of(size_t n, const size_t *start, const size_t *rows, size_t *order) {
     }
 SOLVE_SEQUENCE(solve_sequence_real, SparseLU, sparse_lu, double)
 SOLVE_SEQUENCE(solve_sequence_complex, SparseLUComplex, sparse_lu_complex, double complex)
+
+/* Factor the real matrix, give its structure to a complex factorization of the same pattern
+ * and factor the complex matrix on it (searching anew where its pivots fail), then solve the
+ * complex system (values and b as (re, im) pairs). Returns the first nonzero status, or 1 if
+ * the structure was not adopted. */
+int solve_complex_after_real(size_t n, const size_t *start, const size_t *rows, const double *real_values,
+                             const double *values, double *b) {
+    SparsePattern pattern;
+    SparseLU real;
+    SparseLUComplex lu;
+    if (!sparse_pattern_init(&pattern, n, start, rows)) return -1;
+    if (!sparse_lu_init(&real, &pattern) || !sparse_lu_complex_init(&lu, &pattern)) return -1;
+    int status = sparse_lu_factor(&real, real_values);
+    if (!status && !sparse_lu_complex_adopt_structure(&lu, &real)) status = 1;
+    if (!status) status = sparse_lu_complex_factor(&lu, (const double complex *)values);
+    if (!status) sparse_lu_complex_solve(&lu, (double complex *)b);
+    sparse_lu_complex_free(&lu);
+    sparse_lu_free(&real);
+    sparse_pattern_free(&pattern);
+    return status;
+}
