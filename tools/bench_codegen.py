@@ -13,7 +13,8 @@ seconds count this process and its children (gcc); wall seconds depend on the lo
 machine (printed), as gcc runs on both cores.
 
 ``--loops 32 100`` prints instead the section on array equations emitted as loops
-(compiler.codegen.loops): the size of model.c and the time of gcc (+ packaging) for the heat
+(compiler.codegen.loops): the CPU seconds of the front end's stages (flatten, causalize,
+emit), the size of model.c and the time of gcc (+ packaging) for the heat
 rod of 1000 cells and the Brusselator on N x N grids (tools/bench_sparse.py's models), with
 loops and, unless ``--no-scalar``, with every equation scalar as before (N = 100 scalar: minutes).
 """
@@ -144,18 +145,22 @@ def measure(name: str, path: Path, libs: list[Path], folder: Path, repeat: int) 
 def loop_section(sizes: list[int], scalar: bool) -> None:
     """model.c and gcc with and without loops (see the module docstring)."""
     from tests.runtime.sparse_problems import brusselator, rod
-    print(f"{'model':<22} {'emission':<8} {'states':>6} {'model.c KB':>10} {'emit s':>7} "
-          f"{'gcc + package s':>16}")
+    print(f"{'model':<22} {'emission':<8} {'states':>6} {'flatten s':>9} {'causalize s':>11} "
+          f"{'model.c KB':>10} {'emit s':>7} {'gcc + package s':>16}   (front end: CPU s)")
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
         for case in [rod(1000)] + [brusselator(n) for n in sizes]:
             path = folder / "Case.mo"
             path.write_text(case.modelica)
-            system = causalize(flatten_model(path, environ={}))
+            clock = Clock()
+            flat = flatten_model(path, environ={})
+            flatten_seconds = clock.lap()[1]
+            system = causalize(flat)
+            causalize_seconds = clock.lap()[1]
             for emission in ("loops", "scalar") if scalar else ("loops",):
                 clock = Clock()
                 emitted = emit_c(system, loops=emission == "loops")
-                emit_seconds = clock.lap()[0]
+                emit_seconds = clock.lap()[1]
                 if not (folder / "objects").exists():   # the runtime's objects, built once
                     package_fmu(emitted.interface, emitted.source, folder / "case.fmu",
                                 object_cache=folder / "objects")
@@ -164,6 +169,7 @@ def loop_section(sizes: list[int], scalar: bool) -> None:
                             object_cache=folder / "objects")
                 gcc_seconds = clock.lap()[0]
                 print(f"{case.name:<22} {emission:<8} {len(system.states):>6} "
+                      f"{flatten_seconds:>9.2f} {causalize_seconds:>11.2f} "
                       f"{len(emitted.source) / 1000:>10.1f} {emit_seconds:>7.2f} {gcc_seconds:>16.2f}",
                       flush=True)
 

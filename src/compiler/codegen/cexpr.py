@@ -161,6 +161,9 @@ class CWriter(SlotWriter):
         base, exponent = args
         if base.type == INTEGER and exponent.type == INTEGER:
             return f"integer_power({self.text(base)}, {self.text(exponent)})"
+        product = self.power_product(base, exponent)
+        if product is not None:
+            return product
         exponent_text = c_double(float(exponent.value)) if type(exponent) is Const \
             else self.text(exponent)
         return f"pow({self.text(base)}, {exponent_text})"

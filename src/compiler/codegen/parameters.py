@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass, replace
 
 from compiler.symbolic import Expr, const, rename
-from compiler.symbolic.transform import all_names
+from compiler.symbolic.expr import Op, Var
+from compiler.symbolic.transform import children
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 from compiler.system import System, Variable
 
@@ -98,10 +99,26 @@ def fold(system: System, plan: ParameterPlan) -> System:
         if kind is tuple:
             items = tuple(item if type(item) in _PLAIN else visit(item) for item in value)
             return value if all(a is b for a, b in zip(items, value)) else items
-        if isinstance(value, Expr) and not folded.isdisjoint(all_names(value, memo_names)):
+        if isinstance(value, Expr) and reads_folded(value):
             return rename(value, names, memo)
         return value
-    memo_names: dict = {}
+
+    def reads_folded(expr) -> bool:
+        """Whether ``expr`` reads a folded name (through ``pre`` too): a walk that stops at
+        the first one, memoized per node, instead of a set of all names per subexpression
+        (a set union per node: a third of emit_c on the Brusselator)."""
+        found = seen.get(expr)
+        if found is None:
+            kind = type(expr)
+            if kind is Var:
+                found = expr.name in folded
+            elif kind is Op and expr.op == "pre":
+                found = not folded.isdisjoint(expr.args[0].variables())
+            else:
+                found = any(reads_folded(item) for item in children(expr))
+            seen[expr] = found
+        return found
+    seen: dict = {}
     return visit(system)
 
 

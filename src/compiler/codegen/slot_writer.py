@@ -78,6 +78,7 @@ class SlotWriter(ExpressionWriter):
         self.locals = locals_ or {}
         self.initial = initial
         self.calls: dict = {}   # (function, arguments) -> text of each result
+        self.products: set = set()   # texts of powers written as products (power_product)
 
     # ---------------------------------------------------------------------- the base's API
     def temp_name(self, number: int) -> str:
@@ -159,6 +160,8 @@ class SlotWriter(ExpressionWriter):
         if type(node) is Op:
             if node.op in self.BINARY:
                 return self.BINARY[node.op][1]
+            if text in self.products:
+                return self.BINARY["*"][1]
             return self.operator_precedence(node.op, text)
         return self.PRIMARY
 
@@ -196,6 +199,21 @@ class SlotWriter(ExpressionWriter):
                                self.if_open(condition_text), *branches[0], "} else {",
                                *branches[1], "}"]
         return result
+
+    def power_product(self, base, exponent) -> str | None:
+        """``x^2`` and ``x^3`` of a Real ``x`` that is a variable or a local, as the product
+        ``x * x``, ``x * x * x`` (multiplicative in ``precedence``: ``products``); None for
+        other powers (the language's pow). For 2 the product is what pow gives (both are the correctly rounded
+        square; gcc -O2 folds pow(x, 2.0) to it), for 3 it may differ in the last bit."""
+        if type(exponent) is not Const or exponent.value not in (2, 3) or base.type != REAL:
+            return None
+        shared = base in self.temps or (self.uses.get(base, 0) > 1 and not self.depth
+                                        and self.shareable(base))
+        if type(base) is not Var and not shared:
+            return None     # an expression would be written (and evaluated) twice
+        product = " * ".join([self.text(base)] * int(exponent.value))
+        self.products.add(product)
+        return product
 
     def _function(self, node) -> str:
         entry = self.FUNCTIONS.get(node.op)

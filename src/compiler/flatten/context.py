@@ -51,6 +51,7 @@ class Context:
         self.auxiliaries: list = []        # flat.Variables the flattener made (hidden)
         self.auxiliary_equations: list = []  # the equations that determine some of them
         self.algorithm_depth = 0           # > 0 while an algorithm section is translated
+        self.subscripts: dict = {}         # values of subscripts (subscript_values.py)
 
     def auxiliary(self, prefix: str, type_name: str, span, name: str = "",
                   variability: str = "discrete"):

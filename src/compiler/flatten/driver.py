@@ -126,6 +126,8 @@ def _flatten(library, name: str) -> flat.FlatModel:
 def _used_functions(functions: dict, model_parts) -> tuple:
     """The functions the model calls, directly or through other functions, in the order
     they were translated (calls that were inlined leave theirs out)."""
+    if not functions:
+        return ()   # (no walk through the equations of a large model that calls none)
     used, pending = set(), [model_parts]
     while pending:
         for node in nodes(pending.pop()):

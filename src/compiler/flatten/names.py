@@ -15,6 +15,7 @@ from compiler.flatten.context import Env
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.modifiers import from_arguments, from_ast, merge_all
 from compiler.flatten.rules import visibility
+from compiler.flatten.subscript_values import cached_value
 from compiler.flatten.values import RecordValue, ShapeError, constant, elementwise, shape
 from compiler.lang import ast, unparse
 from compiler.library import ClassEntry
@@ -237,20 +238,47 @@ def _selections(part: ast.RefPart, dims: tuple, env, name: str, index_types=()) 
         if type(subscript) is ast.Colon:
             selections.append(list(range(1, size + 1)))
             continue
-        index = translation.translate(subscript, env.with_end(size))
-        try:
-            value = evaluation.evaluate(index, env.ctx, structural=True)
-        except NotEvaluable as error:
-            if type(index) is tuple or not _varies(index, env):
-                raise FlattenError(f"the subscript of '{name}' must be a parameter expression: "
-                                   f"{error.reason}", subscript.span) from None
-            selections.append(Dynamic(index, size, subscript.span))
-            continue
+        value = _known_integer(subscript, env)
+        if value is None:
+            value = cached_value(subscript, size, env,
+                                 lambda: _subscript_value(subscript, size, env, name))
+            if type(value) is Dynamic:
+                selections.append(value)
+                continue
         if position < len(index_types):
             _check_index_type(value, index_types[position], name, subscript.span)
         selections.append(_check_index(value, size, name, subscript.span))
     selections.extend(list(range(1, size + 1)) for size in dims[len(subscripts):])
     return selections
+
+
+def _subscript_value(subscript, size: int, env, name: str):
+    """The value of a subscript of a dimension of ``size``, or ``Dynamic`` for one that
+    varies."""
+    index = translation.translate(subscript, env.with_end(size))
+    try:
+        return evaluation.evaluate(index, env.ctx, structural=True)
+    except NotEvaluable as error:
+        if type(index) is tuple or not _varies(index, env):
+            raise FlattenError(f"the subscript of '{name}' must be a parameter expression: "
+                               f"{error.reason}", subscript.span) from None
+        return Dynamic(index, size, subscript.span)
+
+
+def _known_integer(subscript, env) -> int | None:
+    """The value of a subscript that is an Integer literal or a for-index of Integer value
+    (``u[i, 2]`` in a for-equation: most subscripts of unrolled array equations), without
+    translating and evaluating it; None for any other subscript."""
+    kind = type(subscript)
+    if kind is ast.IntLit:
+        return subscript.value
+    if kind is not ast.ComponentRef or subscript.is_global or len(subscript.parts) != 1:
+        return None
+    part = subscript.parts[0]
+    value = None if part.subscripts else env.iterators.get(part.name)
+    if type(value) is flat.Const and type(value.value) is int:
+        return value.value
+    return None
 
 
 def _check_index_type(value, expected: str, name: str, span) -> None:

@@ -196,6 +196,9 @@ class RustWriter(SlotWriter):
         base, exponent = args
         if base.type == INTEGER and exponent.type == INTEGER:
             return f"integer_power({self.text(base)}, {self.text(exponent)})"
+        product = self.power_product(base, exponent)
+        if product is not None:
+            return product
         return f"f64::powf({self.real(base)}, {self.real(exponent)})"
 
 
