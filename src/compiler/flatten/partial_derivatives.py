@@ -162,7 +162,7 @@ class Forward:
         if kind is flat.WhileStatement:
             return [flat.WhileStatement(statement.condition,
                                         tuple(self.statements(statement.body)), statement.span)]
-        if kind in (flat.Break, flat.Return, flat.CallStatement):
+        if kind in (flat.Break, flat.Return, flat.CallStatement, flat.Assert, flat.Terminate):
             return [statement]
         raise Unsupported(f"a {kind.__name__}")
 

@@ -13,6 +13,7 @@ package FunctionDerivatives "Index reduction through user functions without deri
     Real term;
     Integer i;
   algorithm
+    assert(T > 0, "the temperature must be positive");
     d := 0;
     term := p/(287*T);
     i := 0;
