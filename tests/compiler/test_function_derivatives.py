@@ -14,6 +14,7 @@ from compiler.api import flatten_model
 from compiler.causalize import causalize
 from compiler.causalize.derivatives import Generated
 from compiler.causalize.errors import CausalizeError
+from compiler.flat import Const
 from compiler.flatten.partial_derivatives import Unsupported
 from compiler.interp import simulate_reference
 from compiler.interp.functions import FunctionTable
@@ -129,3 +130,15 @@ def test_index_reduction_through_an_external_function_is_refused_where_it_is_wri
         causalize(flatten_model(MODELS, P + "ExternalConstraint", environ={}))
     line = MODELS.read_text().splitlines().index("    y = externalSine(x);") + 1
     assert error.value.span.line in (line, line + 9)
+
+
+def test_a_protected_array_sized_by_its_literal_is_generated_in_c(fmus):
+    flat = flatten_model(MODELS, P + "CubicConstraint", environ={})
+    (cubic,) = [item for item in flat.functions if item.name == P + "cubic"]
+    assert [(item.name, item.dims) for item in cubic.locals] == [("a", (Const(4),))]
+    result = simulate_fmu(str(fmus.build(MODELS, P + "CubicConstraint")), stop_time=1.0,
+                          output_interval=0.01, relative_tolerance=1e-10, output=["y", "z"])
+    x = 1 - 0.5 * np.exp(-result["time"])
+    dx = 1 - x
+    assert result["y"] == pytest.approx(1 + 0.5 * x + 0.25 * x ** 2 - 0.125 * x ** 3, rel=1e-8)
+    assert result["z"] == pytest.approx((0.5 + 0.5 * x - 0.375 * x ** 2) * dx, rel=1e-7)

@@ -26,6 +26,17 @@ _MODEL_ONLY = frozenset({"der", "pre", "edge", "change", "initial", "terminal", 
                          "reinit", "delay", "homotopy", "cardinality"})
 
 
+def _sized_by_literal(dims: tuple, default) -> tuple:
+    """``dims`` with each ``:`` that an array literal binding gives (``n[:] = {1, 2}``) set."""
+    shape, value = [], default
+    while type(value) is flat.ArrayExpr and value.elements:
+        shape.append(len(value.elements))
+        value = value.elements[0]
+    if len(shape) != len(dims):
+        return dims
+    return tuple(flat.Const(size) if dim is None else dim for dim, size in zip(dims, shape))
+
+
 class Port:
     """A declared input or output of a function: the flat variables it stands for (one,
     or a record's leaves), with the record's class info where it is a record."""
@@ -115,6 +126,8 @@ class FunctionScope:
                 default = self.expr(decl.modification.binding)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
+            if decl.causality != "input" and None in dims:
+                dims = _sized_by_literal(dims, default)
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)

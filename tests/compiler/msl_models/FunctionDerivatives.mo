@@ -81,6 +81,25 @@ package FunctionDerivatives "Index reduction through user functions without deri
   external "C" y = sin(u);
   end externalSine;
 
+  function cubic "a protected constant array sized by its literal"
+    input Real u;
+    output Real y;
+  protected
+    constant Real a[:] = {1, 0.5, 0.25, -0.125};
+  algorithm
+    y := a[1] + a[2]*u + a[3]*u^2 + a[4]*u^3;
+  end cubic;
+
+  model CubicConstraint "index reduction through a function with a literal-sized array"
+    Real x(start=0.5, fixed=true);
+    Real y;
+    Real z;
+  equation
+    der(x) = 1 - x;
+    y = cubic(x);
+    der(y) = z;
+  end CubicConstraint;
+
   model Uses "calls every function, so that all are flattened"
     Real x = 1 + time;
     Real a = density(1e5*x, 300*x);
