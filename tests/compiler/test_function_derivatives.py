@@ -50,6 +50,7 @@ POINTS = {
     "state": lambda rng: (rng.uniform(0.5e5, 4e5), rng.uniform(250, 400)),
     "weighted": lambda rng: (rng.uniform(-2, 2, 3), rng.uniform(-2, 2)),
     "viaAnnotated": lambda rng: (rng.uniform(-2, 2),),
+    "mixed": lambda rng: (rng.uniform(-2, 2, 2), rng.uniform(-2, 2)),
 }
 
 
@@ -142,3 +143,14 @@ def test_a_protected_array_sized_by_its_literal_is_generated_in_c(fmus):
     dx = 1 - x
     assert result["y"] == pytest.approx(1 + 0.5 * x + 0.25 * x ** 2 - 0.125 * x ** 3, rel=1e-8)
     assert result["z"] == pytest.approx((0.5 + 0.5 * x - 0.375 * x ** 2) * dx, rel=1e-7)
+
+
+def test_a_function_of_a_constant_array_of_records_and_an_array_if_is_differentiated(fmus):
+    result = simulate_fmu(str(fmus.build(MODELS, P + "MixedConstraint")), stop_time=1.0,
+                          output_interval=0.01, relative_tolerance=1e-10, output=["y", "z"])
+    x = 1 - 0.5 * np.exp(-result["time"])
+    # y = x (1 + 2 x) + (1 - x) (0.5 - x + 1.5 x^2)
+    y = x * (1 + 2 * x) + (1 - x) * (0.5 - x + 1.5 * x ** 2)
+    dy = 1 + 4 * x - (0.5 - x + 1.5 * x ** 2) + (1 - x) * (-1 + 3 * x)
+    assert result["y"] == pytest.approx(y, rel=1e-8)
+    assert result["z"] == pytest.approx(dy * (1 - x), rel=1e-7, abs=1e-10)

@@ -26,6 +26,15 @@ _MODEL_ONLY = frozenset({"der", "pre", "edge", "change", "initial", "terminal", 
                          "reinit", "delay", "homotopy", "cardinality"})
 
 
+def _elements(value):
+    """The elements of a nested tuple (a constant array's value), in order."""
+    if type(value) is tuple:
+        for item in value:
+            yield from _elements(item)
+    else:
+        yield value
+
+
 def _sized_by_literal(dims: tuple, default) -> tuple:
     """``dims`` with each ``:`` that an array literal binding gives (``n[:] = {1, 2}``) set."""
     shape, value = [], default
@@ -323,7 +332,8 @@ class FunctionScope:
         """Integer, Boolean or Real: the type of an expression of this function's variables."""
         kind = type(expr)
         if kind is flat.Const:
-            return {bool: "Boolean", int: "Integer"}.get(type(expr.value), "Real")
+            return {bool: "Boolean", int: "Integer", str: "String"}.get(type(expr.value),
+                                                                        "Real")
         if kind is flat.Var or kind is flat.Index:
             base = expr if kind is flat.Var else expr.base
             declared = self.variable_types.get(base.name) if type(base) is flat.Var else None
@@ -419,6 +429,10 @@ class FunctionScope:
         while type(element) is tuple and element:
             element = element[0]
         if type(element) is not RecordValue:
+            from compiler.flatten.values import shape
+            # ``data[i].alow`` of records with array fields: the row of the field's table
+            subscripts = tuple(subscripts) + (ast.Colon(),) * (len(shape(value))
+                                                                - len(subscripts))
             return self._indexed(self._constant_table(key, value, span), subscripts)
         fields = {name: self._indexed_constant(f"{key}.{name}", leaf_value(value, (name,)),
                                                subscripts, span)
@@ -437,7 +451,11 @@ class FunctionScope:
             if type(element) is flat.EnumConst:
                 type_name = element.type
             else:
-                type_name = self._type_of(element)
+                # the widest type of the elements (``Hf = 0`` in one record, ``-4.6e6`` in
+                # another: Real)
+                types = {self._type_of(item) for item in _elements(value)}
+                type_name = next((name for name in ("String", "Real", "Integer")
+                                  if name in types), self._type_of(element))
             dims = tuple(flat.Const(size) for size in shape(value))
             found = self.tables[key] = self._temporary("$table", type_name, dims, span,
                                                        default=to_expr(value))

@@ -112,22 +112,27 @@ def derivative_function(name: str, function: flat.Function, callee) -> flat.Func
     if function.external is not None:
         raise Unsupported(f"the external function {function.name}")
     taken = {var.name for var in function.inputs + function.outputs + function.locals}
+    assigned = _assigned(function.algorithm)
     tangents, declared = {}, {}
     for var in function.inputs + function.outputs + function.locals:
         declared[var.name] = var
+        if var in function.locals and var.name not in assigned and var.default is not None \
+                and _is(Forward(tangents, declared, callee).expr(var.default), 0.0):
+            continue  # a constant (a table of package constants): no derivative
         if _real(var):
             tangent = _fresh("der_" + var.name.replace(".", "_").replace("$", "_"), taken)
             tangents[var.name] = flat.Var(tangent)
     forward = Forward(tangents, declared, callee)
 
     def tangent_of(var):
-        default = None if var.default is None else forward.expr(var.default)
+        default = None if var.default is None else \
+            _zeros_like(forward.expr(var.default), flat.Var(var.name) if var.dims else ZERO)
         return flat.FunctionVar(tangents[var.name].name, "Real", var.dims, default, var.span)
 
     inputs = function.inputs + tuple(tangent_of(var) for var in function.inputs if _real(var))
     outputs = tuple(tangent_of(var) for var in function.outputs if _real(var))
     locals_ = function.outputs + function.locals + tuple(
-        tangent_of(var) for var in function.locals if _real(var))
+        tangent_of(var) for var in function.locals if var.name in tangents)
     return flat.Function(name, inputs, outputs, locals_, forward.statements(function.algorithm),
                          None, f"derivative of {function.name}", function.span)
 
@@ -231,7 +236,11 @@ class Forward:
         if kind is flat.Binary:
             return self._binary(expr)
         if kind is flat.IfExpr:
-            return _choice(expr.condition, self.expr(expr.then), self.expr(expr.else_))
+            then, else_ = self.expr(expr.then), self.expr(expr.else_)
+            if _is(then, 0.0) != _is(else_, 0.0):
+                # a constant branch of an array if-expression: zeros of its shape
+                then, else_ = _zeros_like(then, expr.then), _zeros_like(else_, expr.else_)
+            return _choice(expr.condition, then, else_)
         if kind is flat.ArrayExpr:
             elements = tuple(self.expr(item) for item in expr.elements)
             return ZERO if all(_is(item, 0.0) for item in elements) else \
@@ -316,6 +325,28 @@ class Forward:
         raise Unsupported(f"the operator '{op}'")
 
 
+def _assigned(statements) -> set:
+    """The names of the variables ``statements`` assign (also inside branches and loops)."""
+    names = set()
+    for statement in statements:
+        kind = type(statement)
+        if kind is flat.Assign:
+            targets = statement.target.elements if type(statement.target) is flat.TupleExpr \
+                else (statement.target,)
+            for target in targets:
+                while type(target) is flat.Index:
+                    target = target.base
+                if type(target) is flat.Var:
+                    names.add(target.name)
+        elif kind is flat.IfStatement:
+            for _, body in statement.branches:
+                names |= _assigned(body)
+            names |= _assigned(statement.else_)
+        elif kind in (flat.ForStatement, flat.WhileStatement):
+            names |= _assigned(statement.body)
+    return names
+
+
 def _real(var: flat.FunctionVar) -> bool:
     return var.type == "Real"
 
@@ -338,6 +369,13 @@ def _renamed(statement, mapping: dict):
 
 def _is(expr, value) -> bool:
     return type(expr) is flat.Const and expr.value == value
+
+
+def _zeros_like(derivative, expr):
+    """``derivative`` of ``expr``; where that is the constant 0, zeros of ``expr``'s shape."""
+    if not _is(derivative, 0.0) or type(expr) is flat.Const:
+        return derivative
+    return flat.Binary("*", ZERO, expr)
 
 
 def _choice(condition, then, else_):

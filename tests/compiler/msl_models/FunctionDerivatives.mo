@@ -100,6 +100,40 @@ package FunctionDerivatives "Index reduction through user functions without deri
     der(y) = z;
   end CubicConstraint;
 
+  record Coefficients
+    Real a[2];
+    Real b;
+  end Coefficients;
+
+  constant Coefficients table[2] = {Coefficients(a={1, 2}, b=0), Coefficients(a={0.5, -1}, b=1.5)};
+  constant Boolean fixedWeights = false;
+
+  function term
+    input Coefficients c;
+    input Real u;
+    output Real y;
+  algorithm
+    y := c.a[1] + c.a[2]*u + c.b*u^2;
+  end term;
+
+  function mixed "weights (an array if-expression) times terms of a constant array of records"
+    input Real w[2];
+    input Real u;
+    output Real y;
+  algorithm
+    y := (if fixedWeights then {0.5, 0.5} else w)*{term(table[i], u) for i in 1:2};
+  end mixed;
+
+  model MixedConstraint "index reduction through a mixture-like function"
+    Real x(start=0.5, fixed=true);
+    Real y;
+    Real z;
+  equation
+    der(x) = 1 - x;
+    y = mixed({x, 1 - x}, x);
+    der(y) = z;
+  end MixedConstraint;
+
   model Uses "calls every function, so that all are flattened"
     Real x = 1 + time;
     Real a = density(1e5*x, 300*x);
@@ -107,6 +141,7 @@ package FunctionDerivatives "Index reduction through user functions without deri
     Real b = weighted({x, 2*x, 3*x}, x);
     Real c = viaAnnotated(x);
     Real e = externalSine(x);
+    Real f = mixed({x, 2*x}, x);
   end Uses;
 
   model Tank "a rigid tank whose pressure follows a set point: der(density(p, T) V) is the flow"
