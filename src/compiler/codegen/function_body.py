@@ -556,7 +556,8 @@ class BodyWriter:
             if any(self.shape(item) for item in items):   # {cos(phi), sin(phi)}
                 return f"{self._stacked(items)}[{index}]"
             type_ = self.code.c_type(self.type_of(node))
-            return f"((const {type_}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
+            constant = type_ if type_.startswith("const ") else f"const {type_}"  # (strings)
+            return f"(({constant}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
         if kind is flat.RangeExpr:
             step = self.expr(node.step) if node.step is not None else "1"
             return f"({self.expr(node.start)} + (int32_t)({index}) * {step})"

@@ -101,11 +101,13 @@ package FunctionDerivatives "Index reduction through user functions without deri
   end CubicConstraint;
 
   record Coefficients
+    String name;
     Real a[2];
     Real b;
   end Coefficients;
 
-  constant Coefficients table[2] = {Coefficients(a={1, 2}, b=0), Coefficients(a={0.5, -1}, b=1.5)};
+  constant Coefficients table[2] = {Coefficients(name="first", a={1, 2}, b=0),
+    Coefficients(name="second", a={0.5, -1}, b=1.5)};
   constant Boolean fixedWeights = false;
 
   function term
