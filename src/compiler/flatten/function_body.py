@@ -18,21 +18,12 @@ from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
 from compiler.flatten.walk import ast_references
-from compiler.flatten.values import RecordValue, ShapeError, if_value, to_expr
+from compiler.flatten.values import RecordValue, ShapeError, if_value, scalars, to_expr
 from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
 _MODEL_ONLY = frozenset({"der", "pre", "edge", "change", "initial", "terminal", "sample",
                          "reinit", "delay", "homotopy", "cardinality"})
-
-
-def _elements(value):
-    """The elements of a nested tuple (a constant array's value), in order."""
-    if type(value) is tuple:
-        for item in value:
-            yield from _elements(item)
-    else:
-        yield value
 
 
 def _sized_by_literal(dims: tuple, default) -> tuple:
@@ -453,7 +444,7 @@ class FunctionScope:
             else:
                 # the widest type of the elements (``Hf = 0`` in one record, ``-4.6e6`` in
                 # another: Real)
-                types = {self._type_of(item) for item in _elements(value)}
+                types = {self._type_of(item) for item in scalars(value)}
                 type_name = next((name for name in ("String", "Real", "Integer")
                                   if name in types), self._type_of(element))
             dims = tuple(flat.Const(size) for size in shape(value))
