@@ -33,11 +33,18 @@ def reduce_index(dae: Dae) -> Dae:
     for k in range(len(problem.equations)):
         if problem.unknown_of[k] < 0 and problem.derivative_eq[k] < 0:
             problem.pantelides(k)
-    if problem.generated.created:
-        # the differentiated equations call derivative functions generated from algorithms
-        problem.dae = with_changes(dae, flat=replace(
-            dae.flat, functions=problem.generated.with_functions(dae.flat.functions)))
-    return select_states(problem)
+    if not problem.generated.created:
+        return select_states(problem)
+    # the differentiated equations call derivative functions generated from algorithms
+    # (choosing the states may differentiate further: the result takes those functions too)
+    problem.dae = _with_generated(dae, dae, problem.generated)
+    return _with_generated(select_states(problem), dae, problem.generated)
+
+
+def _with_generated(dae: Dae, original: Dae, generated: Generated) -> Dae:
+    """``dae`` whose functions are those of ``original`` and the ``generated`` ones."""
+    return with_changes(dae, flat=replace(
+        dae.flat, functions=generated.with_functions(original.flat.functions)))
 
 
 class _Problem:

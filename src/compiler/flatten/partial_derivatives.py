@@ -278,6 +278,8 @@ class Forward:
 
     def _user_call(self, expr: flat.Call):
         function = self._user_functions()[expr.name]
+        if not function.outputs or not _real(function.outputs[0]):
+            return ZERO  # (the value of a call in an expression is its first result)
         derivative, differentiated = self.callee(expr.name)
         extra = []
         for port, arg in zip(function.inputs, expr.args):
