@@ -36,15 +36,11 @@ def reduce_index(dae: Dae) -> Dae:
     if not problem.generated.created:
         return select_states(problem)
     # the differentiated equations call derivative functions generated from algorithms
-    # (choosing the states may differentiate further: the result takes those functions too)
-    problem.dae = _with_generated(dae, dae, problem.generated)
-    return _with_generated(select_states(problem), dae, problem.generated)
-
-
-def _with_generated(dae: Dae, original: Dae, generated: Generated) -> Dae:
-    """``dae`` whose functions are those of ``original`` and the ``generated`` ones."""
-    return with_changes(dae, flat=replace(
-        dae.flat, functions=generated.with_functions(original.flat.functions)))
+    # (choosing the states only evaluates derivatives: a function it would generate is not
+    # called by the equations, and its value is unknown there, as without a derivative)
+    problem.dae = with_changes(dae, flat=replace(
+        dae.flat, functions=problem.generated.with_functions(dae.flat.functions)))
+    return select_states(problem)
 
 
 class _Problem:

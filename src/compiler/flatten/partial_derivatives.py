@@ -199,8 +199,8 @@ class Forward:
             targets.append(tangent)
         if all(target is None for target in targets):
             return [statement]
-        return [flat.Assign(flat.TupleExpr(tuple(targets)), self._call(call), statement.span),
-                statement]
+        return [flat.Assign(flat.TupleExpr(tuple(targets)), self._derivative_call(call),
+                            statement.span), statement]
 
     def _user_functions(self) -> dict:
         return self.callee.functions if self.callee is not None else {}
@@ -280,6 +280,11 @@ class Forward:
         function = self._user_functions()[expr.name]
         if not function.outputs or not _real(function.outputs[0]):
             return ZERO  # (the value of a call in an expression is its first result)
+        return self._derivative_call(expr)
+
+    def _derivative_call(self, expr: flat.Call) -> flat.Call:
+        """The call of the derivative function of the user function ``expr`` calls."""
+        function = self._user_functions()[expr.name]
         derivative, differentiated = self.callee(expr.name)
         extra = []
         for port, arg in zip(function.inputs, expr.args):
