@@ -51,6 +51,7 @@ POINTS = {
     "weighted": lambda rng: (rng.uniform(-2, 2, 3), rng.uniform(-2, 2)),
     "viaAnnotated": lambda rng: (rng.uniform(-2, 2),),
     "mixed": lambda rng: (rng.uniform(-2, 2, 2), rng.uniform(-2, 2)),
+    "densityViaPhased": lambda rng: (rng.uniform(0.5e5, 4e5), rng.uniform(250, 400)),
 }
 
 

@@ -40,6 +40,30 @@ package FunctionDerivatives "Index reduction through user functions without deri
     s := State(p=p, T=T, d=density(p, T));
   end state;
 
+  record PhasedState "a record whose first field is an Integer"
+    Integer phase;
+    Real d;
+  end PhasedState;
+
+  function phased
+    input Real p;
+    input Real T;
+    output PhasedState s;
+  algorithm
+    s := PhasedState(phase=if p > 2e5 then 1 else 2, d=density(p, T));
+  end phased;
+
+  function densityViaPhased "a record result taken from a call: a tuple assignment"
+    input Real p;
+    input Real T;
+    output Real d;
+  protected
+    PhasedState s;
+  algorithm
+    s := phased(p, T);
+    d := s.d;
+  end densityViaPhased;
+
   function weighted "an array input, a for loop over it, built-ins with piecewise derivatives"
     input Real x[3];
     input Real c;
@@ -144,6 +168,7 @@ package FunctionDerivatives "Index reduction through user functions without deri
     Real c = viaAnnotated(x);
     Real e = externalSine(x);
     Real f = mixed({x, 2*x}, x);
+    Real g = densityViaPhased(1e5*x, 300*x);
   end Uses;
 
   model Tank "a rigid tank whose pressure follows a set point: der(density(p, T) V) is the flow"
