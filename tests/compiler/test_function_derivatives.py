@@ -155,3 +155,11 @@ def test_a_function_of_a_constant_array_of_records_and_an_array_if_is_differenti
     dy = 1 + 4 * x - (0.5 - x + 1.5 * x ** 2) + (1 - x) * (-1 + 3 * x)
     assert result["y"] == pytest.approx(y, rel=1e-8)
     assert result["z"] == pytest.approx(dy * (1 - x), rel=1e-7, abs=1e-10)
+
+
+def test_an_empty_array_argument_is_passed_through_the_derivative_function(fmus):
+    result = simulate_fmu(str(fmus.build(MODELS, P + "EmptyArgument")), stop_time=1.0,
+                          output_interval=0.01, relative_tolerance=1e-10, output=["y", "z"])
+    x = 1 - 0.5 * np.exp(-result["time"])
+    assert result["y"] == pytest.approx(x ** 2, rel=1e-8)
+    assert result["z"] == pytest.approx(2 * x * (1 - x), rel=1e-7, abs=1e-10)

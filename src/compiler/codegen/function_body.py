@@ -665,8 +665,11 @@ class BodyWriter:
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre.append(f"{self.code.c_type(type_)} {temp}[{array_size(total)}];")
-        if "0" not in shape:  # (an empty array: no loop, ``k < 0`` would warn)
+        # (an empty array: no loop, ``k < 0`` would warn; its one element is set, as the
+        # callee's const parameter counts as a read)
+        empty = " = {0}" if "0" in shape else ""
+        self.pre.append(f"{self.code.c_type(type_)} {temp}[{array_size(total)}]{empty};")
+        if not empty:
             self.pre.append(f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = "
                             f"{element};")
         return temp, shape

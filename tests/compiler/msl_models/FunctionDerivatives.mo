@@ -160,6 +160,33 @@ package FunctionDerivatives "Index reduction through user functions without deri
     der(y) = z;
   end MixedConstraint;
 
+  constant Real noFractions[0] = fill(0.0, 0);
+
+  function withFractions "an array input that may be empty"
+    input Real u;
+    input Real X[:];
+    output Real y;
+  algorithm
+    y := u^2 + sum(X);
+  end withFractions;
+
+  function withoutFractions "passes an empty constant array"
+    input Real u;
+    output Real y;
+  algorithm
+    y := withFractions(u, noFractions);
+  end withoutFractions;
+
+  model EmptyArgument "index reduction through a function passing an empty array"
+    Real x(start=0.5, fixed=true);
+    Real y;
+    Real z;
+  equation
+    der(x) = 1 - x;
+    y = withoutFractions(x);
+    der(y) = z;
+  end EmptyArgument;
+
   model Uses "calls every function, so that all are flattened"
     Real x = 1 + time;
     Real a = density(1e5*x, 300*x);
