@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from compiler.causalize.dae import (
-    CONTINUOUS, Dae, DaeEquation, DaeVariable, der_name, function_derivatives, with_changes)
+    CONTINUOUS, Dae, DaeEquation, DaeVariable, der_name, with_changes)
+from compiler.causalize.derivatives import Generated, call_rule
 from compiler.causalize.dummy import check_state_select, select_states
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.matching import maximum_matching, singular_error
@@ -32,6 +33,13 @@ def reduce_index(dae: Dae) -> Dae:
     for k in range(len(problem.equations)):
         if problem.unknown_of[k] < 0 and problem.derivative_eq[k] < 0:
             problem.pantelides(k)
+    if not problem.generated.created:
+        return select_states(problem)
+    # the differentiated equations call derivative functions generated from algorithms
+    # (choosing the states only evaluates derivatives: a function it would generate is not
+    # called by the equations, and its value is unknown there, as without a derivative)
+    problem.dae = with_changes(dae, flat=replace(
+        dae.flat, functions=problem.generated.with_functions(dae.flat.functions)))
     return select_states(problem)
 
 
@@ -59,7 +67,8 @@ class _Problem:
         self.derivative_eq = [-1] * len(self.equations)  # k -> its derivative equation
         self.new_variables: list[DaeVariable] = []
         self.memo: dict = {}
-        self.calls = function_derivatives(dae)
+        self.generated = Generated(dae.flat.functions if dae.flat is not None else ())
+        self.calls = call_rule(tuple(self.generated.functions.values()), self.generated)
 
     def _incidence(self, equation: DaeEquation) -> list[int]:
         index = self.index

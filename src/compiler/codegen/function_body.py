@@ -556,7 +556,8 @@ class BodyWriter:
             if any(self.shape(item) for item in items):   # {cos(phi), sin(phi)}
                 return f"{self._stacked(items)}[{index}]"
             type_ = self.code.c_type(self.type_of(node))
-            return f"((const {type_}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
+            constant = type_ if type_.startswith("const ") else f"const {type_}"  # (strings)
+            return f"(({constant}[]){{{', '.join(self.expr(item) for item in items)}}})[{index}]"
         if kind is flat.RangeExpr:
             step = self.expr(node.step) if node.step is not None else "1"
             return f"({self.expr(node.start)} + (int32_t)({index}) * {step})"
@@ -664,8 +665,11 @@ class BodyWriter:
         temp, k = self.fresh("array"), self.fresh("k")
         total = " * ".join(shape)
         element = self.element(node, k)
-        self.pre.append(f"{self.code.c_type(type_)} {temp}[{array_size(total)}];")
-        if "0" not in shape:  # (an empty array: no loop, ``k < 0`` would warn)
+        # (an empty array: no loop, ``k < 0`` would warn; its one element is set, as the
+        # callee's const parameter counts as a read)
+        empty = " = {0}" if "0" in shape else ""
+        self.pre.append(f"{self.code.c_type(type_)} {temp}[{array_size(total)}]{empty};")
+        if not empty:
             self.pre.append(f"for (size_t {k} = 0; {k} < {total}; {k}++) {temp}[{k}] = "
                             f"{element};")
         return temp, shape

@@ -18,12 +18,23 @@ from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
 from compiler.flatten.walk import ast_references
-from compiler.flatten.values import RecordValue, ShapeError, if_value, to_expr
+from compiler.flatten.values import RecordValue, ShapeError, if_value, scalars, to_expr
 from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
 _MODEL_ONLY = frozenset({"der", "pre", "edge", "change", "initial", "terminal", "sample",
                          "reinit", "delay", "homotopy", "cardinality"})
+
+
+def _sized_by_literal(dims: tuple, default) -> tuple:
+    """``dims`` with each ``:`` that an array literal binding gives (``n[:] = {1, 2}``) set."""
+    shape, value = [], default
+    while type(value) is flat.ArrayExpr and value.elements:
+        shape.append(len(value.elements))
+        value = value.elements[0]
+    if len(shape) != len(dims):
+        return dims
+    return tuple(flat.Const(size) if dim is None else dim for dim, size in zip(dims, shape))
 
 
 class Port:
@@ -115,6 +126,8 @@ class FunctionScope:
                 default = self.expr(decl.modification.binding)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
+            if decl.causality != "input" and None in dims:
+                dims = _sized_by_literal(dims, default)
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)
@@ -310,7 +323,8 @@ class FunctionScope:
         """Integer, Boolean or Real: the type of an expression of this function's variables."""
         kind = type(expr)
         if kind is flat.Const:
-            return {bool: "Boolean", int: "Integer"}.get(type(expr.value), "Real")
+            return {bool: "Boolean", int: "Integer", str: "String"}.get(type(expr.value),
+                                                                        "Real")
         if kind is flat.Var or kind is flat.Index:
             base = expr if kind is flat.Var else expr.base
             declared = self.variable_types.get(base.name) if type(base) is flat.Var else None
@@ -406,6 +420,10 @@ class FunctionScope:
         while type(element) is tuple and element:
             element = element[0]
         if type(element) is not RecordValue:
+            from compiler.flatten.values import shape
+            # ``data[i].alow`` of records with array fields: the row of the field's table
+            subscripts = tuple(subscripts) + (ast.Colon(),) * (len(shape(value))
+                                                                - len(subscripts))
             return self._indexed(self._constant_table(key, value, span), subscripts)
         fields = {name: self._indexed_constant(f"{key}.{name}", leaf_value(value, (name,)),
                                                subscripts, span)
@@ -424,7 +442,11 @@ class FunctionScope:
             if type(element) is flat.EnumConst:
                 type_name = element.type
             else:
-                type_name = self._type_of(element)
+                # the widest type of the elements (``Hf = 0`` in one record, ``-4.6e6`` in
+                # another: Real)
+                types = {self._type_of(item) for item in scalars(value)}
+                type_name = next((name for name in ("String", "Real", "Integer")
+                                  if name in types), self._type_of(element))
             dims = tuple(flat.Const(size) for size in shape(value))
             found = self.tables[key] = self._temporary("$table", type_name, dims, span,
                                                        default=to_expr(value))
