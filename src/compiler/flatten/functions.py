@@ -203,9 +203,9 @@ def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
     if clause is None:
         return None
     language = clause.language or "C"
-    if language not in ("C", "builtin"):
-        raise FlattenError(f"external language \"{language}\" is not supported (only \"C\")",
-                           clause.span)
+    if language not in ("C", "FORTRAN 77", "builtin"):
+        raise FlattenError(f"external language \"{language}\" is not supported (only \"C\" "
+                           "and \"FORTRAN 77\")", clause.span)
     if any(port.record is not None for port in ports["input"] + ports["output"]):
         raise FlattenError("records as arguments of external functions are not supported",
                            clause.span)

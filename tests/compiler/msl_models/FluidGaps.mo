@@ -1,0 +1,84 @@
+package FluidGaps "Constructs that stopped Modelica.Fluid's examples, in small self-written models"
+  package Lapack "External FORTRAN 77 routines of the system's LAPACK and BLAS"
+    function solve "x solves A x = B (dgesv), A and B in Fortran's column-major order"
+      input Real A[:, size(A, 1)];
+      input Real B[size(A, 1), :];
+      output Real X[size(A, 1), size(B, 2)] = B;
+      output Integer info;
+    protected
+      Real LU[size(A, 1), size(A, 1)] = A;
+      Integer pivots[size(A, 1)];
+    external "FORTRAN 77" dgesv(size(A, 1), size(B, 2), LU, size(A, 1), pivots, X,
+                                size(A, 1), info) annotation(Library = "lapack");
+    end solve;
+
+    function factor "LU factors of A with partial pivoting (dgetrf)"
+      input Real A[:, :];
+      output Real LU[size(A, 1), size(A, 2)] = A;
+      output Integer pivots[min(size(A, 1), size(A, 2))];
+      output Integer info;
+    external "FORTRAN 77" dgetrf(size(A, 1), size(A, 2), LU, size(A, 1), pivots, info)
+      annotation(Library = "Lapack");
+    end factor;
+
+    function inverse "The inverse of A from its LU factors (dgetri)"
+      input Real A[:, size(A, 1)];
+      output Real inv[size(A, 1), size(A, 1)];
+      output Integer info;
+    protected
+      Integer pivots[size(A, 1)];
+      Real work[4 * size(A, 1)];
+    algorithm
+      (inv, pivots, info) := factor(A);
+      (inv, info) := invertFactored(inv, pivots, size(work, 1));
+    end inverse;
+
+    function invertFactored
+      input Real LU[:, size(LU, 1)];
+      input Integer pivots[size(LU, 1)];
+      input Integer lwork;
+      output Real inv[size(LU, 1), size(LU, 1)] = LU;
+      output Integer info;
+    protected
+      Real work[lwork];
+    external "FORTRAN 77" dgetri(size(LU, 1), inv, size(LU, 1), pivots, work, lwork, info)
+      annotation(Library = "lapack");
+    end invertFactored;
+
+    function frobenius "A Fortran FUNCTION with a CHARACTER argument: dlange('F', ...)"
+      input Real A[:, :];
+      output Real norm;
+    protected
+      Real work[size(A, 1)];
+    external "FORTRAN 77" norm = dlange("F", size(A, 1), size(A, 2), A, size(A, 1), work)
+      annotation(Library = "lapack");
+    end frobenius;
+
+    function dot "A FORTRAN 77 FUNCTION of BLAS with scalar inputs: ddot(n, x, incx, y, incy)"
+      input Integer n;
+      input Real x[n];
+      input Integer incx;
+      input Real y[n];
+      input Integer incy;
+      output Real result;
+    external "FORTRAN 77" result = ddot(n, x, incx, y, incy) annotation(Library = "blas");
+    end dot;
+  end Lapack;
+
+  model FortranLapack "Linear algebra of a non-symmetric time-varying matrix through LAPACK"
+    Real A[3, 3] = [4 + time, 1, 2; 0.5, 3 - time, -1; 2, -2, 5 + 2 * time];
+    Real B[3, 2] = [1, time; 2 * time, -1; 3, 0.5];
+    Real X[3, 2];
+    Real inv[3, 3];
+    Real norm;
+    Real d;
+    Integer info;
+    Integer infoInverse;
+  equation
+    (X, info) = Lapack.solve(A, B);
+    (inv, infoInverse) = Lapack.inverse(A);
+    norm = Lapack.frobenius(A);
+    d = Lapack.dot(3, A[1, :], 1, A[:, 2], 1);
+    annotation(experiment(StopTime = 1));
+  end FortranLapack;
+end FluidGaps;
