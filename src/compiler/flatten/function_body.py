@@ -9,6 +9,7 @@ a statement of its own before the statement that uses it (into a temporary).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 
 from compiler import flat
@@ -65,6 +66,10 @@ class FunctionScope:
     def __init__(self, ctx, entry, info):
         self.ctx = ctx
         self.entry = entry
+        # where names outside the function's variables are looked up: the class whose text
+        # is being translated (an inherited declaration or algorithm reads the imports and
+        # names of the class that wrote it, MLS 5.3 and 13.2.1)
+        self.lexical = entry
         self.info = info
         self.name = entry.full_name
         self.inputs = {name for name, member in info.members.items()
@@ -81,7 +86,7 @@ class FunctionScope:
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
-            self.ctx.classes.lookup_class(decl.type_name, self.entry, decl.span), decl.span)
+            self.ctx.classes.lookup_class(decl.type_name, self.lexical, decl.span), decl.span)
         if info.external_object:
             from compiler.flatten.instances import register_external_object
             register_external_object(self.ctx, info, decl.span)
@@ -92,11 +97,22 @@ class FunctionScope:
                                decl.span)
         return info
 
+    @contextmanager
+    def written_in(self, entry):
+        """Names read while inside are looked up from ``entry``, the class whose text the
+        statements or declaration being translated come from."""
+        outer, self.lexical = self.lexical, entry
+        try:
+            yield
+        finally:
+            self.lexical = outer
+
     # ------------------------------------------------------------------------- variables
     def declare(self, member) -> Port:
         """The flat variables of a declared function variable (a record: one per leaf)."""
         before = len(self.hoisted)
-        port = self._declare(member)
+        with self.written_in(member.scope):
+            port = self._declare(member)
         if member.decl.causality == "input" and len(self.hoisted) > before:
             raise FlattenError(f"the default of input '{member.decl.name}' of function "
                                f"{self.name} cannot call a function whose array or record "
@@ -339,7 +355,7 @@ class FunctionScope:
             raise FlattenError("an array comprehension whose range depends on the function's "
                                "variables must be assigned to a variable as a whole "
                                "('x := {e for i in 1:n}')", node.span)
-        value = evaluate_structural(node, Env(self.ctx, None, self.entry),
+        value = evaluate_structural(node, Env(self.ctx, None, self.lexical),
                                     "the range of an array comprehension in a function")
         if type(value) is not tuple:
             raise FlattenError("the range of an array comprehension must be an array",
@@ -384,7 +400,7 @@ class FunctionScope:
             k = indexed[0]
             part = ref.parts[k]
             bare = replace(ref, parts=ref.parts[:k] + (replace(part, subscripts=()),))
-            value = resolve(bare, Env(self.ctx, None, self.entry))
+            value = resolve(bare, Env(self.ctx, None, self.lexical))
             if type(value) is tuple:
                 try:
                     value = leaf_value(value, tuple(item.name for item in ref.parts[k + 1:]))
@@ -392,7 +408,7 @@ class FunctionScope:
                     raise FlattenError(f"'{ref.dotted}' names no field of the records of "
                                        f"'{bare.dotted}'", ref.span) from None
                 return self._indexed_constant(ref.dotted, value, part.subscripts, ref.span)
-        value = resolve(ref, Env(self.ctx, None, self.entry))
+        value = resolve(ref, Env(self.ctx, None, self.lexical))
         try:
             return _whole_arrays(value)
         except ShapeError as error:
@@ -528,7 +544,7 @@ class FunctionScope:
         name = func.parts[0].name
         if name in self.functional and len(func.parts) == 1 and not func.is_global:
             return self._call_value(self.functional[name], call)
-        if builtin_called(func, Env(self.ctx, None, self.entry)):
+        if builtin_called(func, Env(self.ctx, None, self.lexical)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
             if name == "array":
@@ -550,7 +566,7 @@ class FunctionScope:
             if any(type(arg) in (RecordValue, RecordCall) for arg in args):
                 return self._operator(name, tuple(args), call.span)
             return flat.Call(name, tuple(args))
-        entry = function_class(func, Env(self.ctx, None, self.entry))
+        entry = function_class(func, Env(self.ctx, None, self.lexical))
         info = self.ctx.classes.expand(entry, func.span)
         if info.kind in ("record", "operator record"):
             return self._record_constructor(entry, info, call)
@@ -585,7 +601,7 @@ class FunctionScope:
                 return self.functional.get(ref.parts[0].name)
             return None
         caller = Caller(self.ctx, lambda arg: self._argument(self.expr(arg), arg.span), local,
-                        lambda ref: function_class(ref, Env(self.ctx, None, self.entry)))
+                        lambda ref: function_class(ref, Env(self.ctx, None, self.lexical)))
         header, ports = caller.call(value, call)
         return self.finish_call(header, ports, call.span)
 

@@ -286,8 +286,9 @@ def _translate_body(ctx, entry, info, scope, header, local_vars, prologue=()) ->
                            info.initial_algorithms[0][0][0].span if info.initial_algorithms[0][0]
                            else None)
     statements = list(prologue)
-    for section, _scope in info.algorithms:
-        statements.extend(statement_block(scope, section))
+    for section, written_in in info.algorithms:
+        with scope.written_in(written_in):
+            statements.extend(statement_block(scope, section))
     if not info.algorithms and header.external is None:
         span = ctx.classes.definition(entry).span
         raise FlattenError(f"function {name} has neither an algorithm nor an external clause",
