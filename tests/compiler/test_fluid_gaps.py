@@ -4,7 +4,9 @@ and compared with numpy.
 
 External "FORTRAN 77" functions (MLS 12.9.1): Modelica.Math.Matrices calls LAPACK through
 them; the FMU links the system's liblapack and passes every argument by reference, arrays in
-column-major order."""
+column-major order. Names in an inherited function's declarations are looked up where they
+were written; parameter bindings that read each other only in branches a known flag rules out
+are not a cycle (Modelica.Fluid's T_start and h_start)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,6 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+
+from compiler.api import flatten_model
+from compiler.errors import CompilerError
 
 GAPS = Path(__file__).parent / "msl_models" / "FluidGaps.mo"
 KINDS = ("CoSimulation", "ModelExchange")
@@ -63,3 +68,29 @@ def test_a_blas_function_takes_its_scalar_inputs_by_reference(lapack):
     for row in lapack:
         a = matrix(row["time"])
         assert row["d"] == pytest.approx(a[0, :] @ a[:, 1], rel=1e-14)
+
+
+# ------------------------------------------------------------------- names and bindings
+def test_an_inherited_function_default_reads_the_import_where_it_was_written(fmus):
+    # Friction.area (a class extends of PartialFriction.area) has no import of pi
+    fmu = fmus.build(GAPS, "FluidGaps.InheritedImport")
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["y"])
+    pi = 3.14159265358979
+    np.testing.assert_allclose(result["y"], 2 * pi * (1 + result["time"]) ** 2 / 4, rtol=1e-13)
+
+
+def test_bindings_that_read_each_other_only_in_branches_a_known_flag_rules_out(fmus):
+    fmu = fmus.build(GAPS, "FluidGaps.StartValues")
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, relative_tolerance=1e-10,
+                          output=["T", "h", "T2", "h2", "x"])
+    # T = 300, h = p T = 600, h2 = 900, T2 = h2 / p = 450: x' = -x / 300 + 2, x(0) = 300
+    for name, value in (("T", 300), ("h", 600), ("T2", 450), ("h2", 900)):
+        assert result[name][0] == pytest.approx(value, rel=1e-15)
+    np.testing.assert_allclose(result["x"], 600 - 300 * np.exp(-result["time"] / 300),
+                               rtol=1e-8)
+
+
+def test_bindings_whose_flag_is_not_a_literal_are_still_a_cycle():
+    with pytest.raises(CompilerError, match=r"FluidGaps.mo:\d+:\d+.*'T' depends on 'T' itself "
+                                            r"through 'h'.*acyclic"):
+        flatten_model(GAPS, "FluidGaps.CyclicStartValues")

@@ -81,4 +81,49 @@ package FluidGaps "Constructs that stopped Modelica.Fluid's examples, in small s
     d = Lapack.dot(3, A[1, :], 1, A[:, 2], 1);
     annotation(experiment(StopTime = 1));
   end FortranLapack;
+  package Constants
+    constant Real pi = 3.14159265358979;
+  end Constants;
+
+  partial package PartialFriction "Declares a function whose input default reads an import"
+    import FluidGaps.Constants.pi;
+    replaceable partial function area
+      input Real diameter;
+      input Real crossArea = pi * diameter ^ 2 / 4;
+      output Real result;
+    end area;
+  end PartialFriction;
+
+  package Friction "Inherits the function through a class extends, without the import"
+    extends PartialFriction;
+    redeclare function extends area
+    algorithm
+      result := 2 * crossArea;
+    end area;
+  end Friction;
+
+  model InheritedImport "Friction.area's default is read where it was written"
+    Real y = Friction.area(1 + time);
+    annotation(experiment(StopTime = 1));
+  end InheritedImport;
+
+  model StartValues "Each binding reads the other in a branch a known flag rules out"
+    parameter Boolean useT = true;
+    parameter Real p = 2;
+    parameter Real T = if useT then 300 else h / p;
+    parameter Real h = if useT then p * T else 1000;
+    parameter Real T2 = if not useT then 350 else h2 / p;
+    parameter Real h2 = if not useT then p * T2 else 900;
+    Real x(start = h / 2, fixed = true);
+  equation
+    der(x) = -x / T + h2 / T2;
+    annotation(experiment(StopTime = 1));
+  end StartValues;
+
+  model CyclicStartValues "The same bindings with a flag not bound to a literal: a cycle"
+    parameter Boolean useT = p > 1;
+    parameter Real p = 2;
+    parameter Real T = if useT then 300 else h / p;
+    parameter Real h = if useT then p * T else 1000;
+  end CyclicStartValues;
 end FluidGaps;
