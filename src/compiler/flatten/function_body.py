@@ -83,6 +83,7 @@ class FunctionScope:
         self.tables: dict = {}         # package constant arrays indexed by variables
         self.loop_condition = False
         self.functional: dict = {}     # functional input -> the FunctionValue passed to it
+        self.variable_ranks: dict = {}  # non-record variable -> its number of dimensions
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
@@ -131,6 +132,7 @@ class FunctionScope:
                 default = self.expr(decl.modification.binding)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
+            self.variable_ranks[decl.name] = len(dims)
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)
@@ -208,8 +210,7 @@ class FunctionScope:
                 return self._comprehension(node.elements[0])
             return flat.ArrayExpr(tuple(self.expr(item) for item in node.elements))
         if kind is ast.MatrixCons:
-            return flat.ArrayExpr(tuple(flat.ArrayExpr(tuple(self.expr(item) for item in row))
-                                        for row in node.rows))
+            return self._matrix(node)
         if kind is ast.Call:
             return self._call(node)
         if kind is ast.End:
@@ -217,6 +218,32 @@ class FunctionScope:
                 return flat.Var("end")  # replaced by the size of the subscripted dimension
             raise FlattenError("'end' can only be used inside a subscript", node.span)
         raise FlattenError(f"{kind.__name__} is not supported in functions", node.span)
+
+    def _matrix(self, node: ast.MatrixCons) -> flat.Expr:
+        """``[a, b; c, d]``: a matrix of scalars as rows of elements; a row of vectors
+        (``[ones(3), v, w]``) is their columns, i.e. the transpose of ``{ones(3), v, w}``
+        (MLS 10.4.2: each vector promoted to a column), rows of those joined by cat(1)."""
+        rows = [tuple(self.expr(item) for item in row) for row in node.rows]
+        ranks = {self._rank(item) for row in rows for item in row}
+        if ranks != {1}:
+            return flat.ArrayExpr(tuple(flat.ArrayExpr(row) for row in rows))
+        columns = [flat.Call("transpose", (flat.ArrayExpr(row),)) for row in rows]
+        return columns[0] if len(columns) == 1 else \
+            flat.Call("cat", (flat.Const(1),) + tuple(columns))
+
+    def _rank(self, expr):
+        """The number of dimensions of an expression where it is plain to see; else None."""
+        kind = type(expr)
+        if kind is flat.Const:
+            return 0
+        if kind is flat.Var:
+            return self.variable_ranks.get(expr.name)
+        if kind is flat.Call and expr.name in ("fill", "ones", "zeros"):
+            return len(expr.args) - (expr.name == "fill")
+        if kind is flat.ArrayExpr and expr.elements:
+            inner = self._rank(expr.elements[0])
+            return None if inner is None else inner + 1
+        return None
 
     def _comprehension(self, node: ast.Comprehension) -> flat.Expr:
         """``{e for i in r}``: over a literal range, the array of its elements; over a range
