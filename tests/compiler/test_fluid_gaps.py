@@ -94,3 +94,30 @@ def test_bindings_whose_flag_is_not_a_literal_are_still_a_cycle():
     with pytest.raises(CompilerError, match=r"FluidGaps.mo:\d+:\d+.*'T' depends on 'T' itself "
                                             r"through 'h'.*acyclic"):
         flatten_model(GAPS, "FluidGaps.CyclicStartValues")
+
+
+def test_a_matrix_constructor_of_vectors_in_a_function_takes_them_as_columns(fmus):
+    fmu = fmus.build(GAPS, "FluidGaps.ColumnMatrix")
+    outputs = [f"{name}[{k}]" for name in "cb" for k in (1, 2, 3)]
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=outputs)
+    t = result["time"]
+    # A = [ones(3), v, v2], v = {1 + t, 2, 3}: A[:, 2] + A[2, :] = v + {1, 2, 4}
+    np.testing.assert_allclose(result["c[1]"], 2 + t, rtol=1e-15)
+    np.testing.assert_allclose(result["c[2]"], 4, rtol=1e-15)
+    np.testing.assert_allclose(result["c[3]"], 7, rtol=1e-15)
+    # B = [v, v2; v2, v]: B[4, 2] = v[1], B[3, 1] = v[3], B[5, 1] = v2[2]
+    np.testing.assert_allclose(result["b[1]"], 1 + t, rtol=1e-15)
+    np.testing.assert_allclose(result["b[2]"], 3, rtol=1e-15)
+    np.testing.assert_allclose(result["b[3]"], 4, rtol=1e-15)
+
+
+def test_parameters_that_read_each_other_are_computed_in_the_order_the_flag_selects(fmus):
+    # settings.useT = false: h = 1000 first, then T = h / p = 500
+    fmu = fmus.build(GAPS, "FluidGaps.StartValuesByEnthalpy")
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, relative_tolerance=1e-10,
+                          output=["T", "h", "x"])
+    for name, value in (("T", 500), ("h", 1000)):
+        assert result[name][0] == pytest.approx(value, rel=1e-15)
+    # x' = -x / 500 + 2, x(0) = 500
+    np.testing.assert_allclose(result["x"], 1000 - 500 * np.exp(-result["time"] / 500),
+                               rtol=1e-8)

@@ -120,10 +120,49 @@ package FluidGaps "Constructs that stopped Modelica.Fluid's examples, in small s
     annotation(experiment(StopTime = 1));
   end StartValues;
 
+  model Settings "Like Modelica.Fluid.System: flags the components read"
+    parameter Boolean useT = true;
+  end Settings;
+
+  model StartValuesByEnthalpy "The flag of a component selects: h is computed first, T from it"
+    function two "2, computed when the model initializes (not at compile time)"
+      output Real y;
+    algorithm
+      y := 2;
+    end two;
+    Settings settings(useT = false);
+    parameter Real p = two();
+    parameter Real T = if settings.useT then 300 else h / p;
+    parameter Real h = if settings.useT then p * T else 500 * p;
+    Real x(start = h / 2, fixed = true);
+  equation
+    der(x) = -x / T + 2;
+    annotation(experiment(StopTime = 1));
+  end StartValuesByEnthalpy;
+
   model CyclicStartValues "The same bindings with a flag not bound to a literal: a cycle"
     parameter Boolean useT = p > 1;
     parameter Real p = 2;
     parameter Real T = if useT then 300 else h / p;
     parameter Real h = if useT then p * T else 1000;
   end CyclicStartValues;
+  model ColumnMatrix "A matrix constructor of vectors in a function: the vectors are columns"
+    function columns
+      input Real v[3];
+      output Real c[3];
+      output Real b[3];
+    protected
+      Real v2[3] = {v[1] ^ 2, v[2] ^ 2, v[3] ^ 2};
+      Real A[3, 3] = [ones(3), v, v2];
+      Real B[6, 2] = [v, v2; v2, v];
+    algorithm
+      c := A[:, 2] + A[2, :];
+      b := {B[4, 2], B[3, 1], B[5, 1]};
+    end columns;
+    Real c[3];
+    Real b[3];
+  equation
+    (c, b) = columns({1 + time, 2, 3});
+    annotation(experiment(StopTime = 1));
+  end ColumnMatrix;
 end FluidGaps;
