@@ -121,3 +121,15 @@ def test_parameters_that_read_each_other_are_computed_in_the_order_the_flag_sele
     # x' = -x / 500 + 2, x(0) = 500
     np.testing.assert_allclose(result["x"], 1000 - 500 * np.exp(-result["time"] / 500),
                                rtol=1e-8)
+
+
+def test_a_branch_a_parameter_condition_rules_out_may_be_invalid():
+    # n = 1: linspace(a, b, 1) is not defined, but the condition n > 1 rules it out
+    flat = flatten_model(GAPS, "FluidGaps.SingleSegment")
+    assert [item.name for item in flat.variables if item.name.startswith("ps")] == ["ps[1]"]
+
+
+def test_the_branch_a_parameter_condition_selects_is_the_value(fmus):
+    fmu = fmus.build(GAPS, "FluidGaps.SingleSegment")
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["y[1]"])
+    np.testing.assert_allclose(result["y[1]"], 1.5 * (1 + result["time"]), rtol=1e-15)

@@ -146,6 +146,15 @@ package FluidGaps "Constructs that stopped Modelica.Fluid's examples, in small s
     parameter Real T = if useT then 300 else h / p;
     parameter Real h = if useT then p * T else 1000;
   end CyclicStartValues;
+  model SingleSegment "linspace(a, b, n) in the branch that n = 1 rules out"
+    parameter Integer n = 1;
+    parameter Real a = 1;
+    parameter Real b = 2;
+    final parameter Real ps[n] = if n > 1 then linspace(a, b, n) else {(a + b) / 2};
+    Real y[n] = ps * (1 + time);
+    annotation(experiment(StopTime = 1));
+  end SingleSegment;
+
   model ColumnMatrix "A matrix constructor of vectors in a function: the vectors are columns"
     function columns
       input Real v[3];
