@@ -133,3 +133,11 @@ def test_the_branch_a_parameter_condition_selects_is_the_value(fmus):
     fmu = fmus.build(GAPS, "FluidGaps.SingleSegment")
     result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["y[1]"])
     np.testing.assert_allclose(result["y[1]"], 1.5 * (1 + result["time"]), rtol=1e-15)
+
+
+def test_an_index_computed_at_initialization_picks_the_element(fmus):
+    # ind = 2 (the position of "b"): y = v[2] = 2 t
+    fmu = fmus.build(GAPS, "FluidGaps.InitialIndex")
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["ind", "y"])
+    assert list(result["ind"]) == [2] * len(result)
+    np.testing.assert_allclose(result["y"], 2 * result["time"], rtol=1e-15, atol=1e-15)

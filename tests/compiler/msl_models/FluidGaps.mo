@@ -155,6 +155,24 @@ package FluidGaps "Constructs that stopped Modelica.Fluid's examples, in small s
     annotation(experiment(StopTime = 1));
   end SingleSegment;
 
+  model InitialIndex "An index computed by an initial algorithm picks an array element"
+    parameter String name = "b";
+    parameter String names[3] = {"a", "b", "c"};
+    parameter Integer ind(fixed = false);
+    Real v[3] = {time, 2 * time, 3 * time};
+    Real y;
+  initial algorithm
+    ind := -1;
+    for i in 1:3 loop
+      if names[i] == name then
+        ind := i;
+      end if;
+    end for;
+  equation
+    y = v[ind];
+    annotation(experiment(StopTime = 1));
+  end InitialIndex;
+
   model ColumnMatrix "A matrix constructor of vectors in a function: the vectors are columns"
     function columns
       input Real v[3];
