@@ -111,7 +111,7 @@ def _external_digest(flat: FlatModel) -> str:
     functions (their libraries' sources and headers) and the resources of loadResource.
     Part of the cache key, since the flat text names only their folders."""
     calls = [(item.external, item.span) for item in flat.functions
-             if item.external is not None and item.external.language == "C"]
+             if item.external is not None and item.external.language != "builtin"]
     resources = sorted({node.args[1].value for node in nodes(flat)
                         if type(node) is Call and node.name == "loadResource"})
     return (external_sources(calls).digest() if calls else "") + \

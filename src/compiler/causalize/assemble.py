@@ -12,6 +12,7 @@ import networkx as nx
 from compiler.causalize.dae import CONSTANT, CONTINUOUS, DISCRETE, INPUT, PARAMETER, Dae, der_name
 from compiler.causalize.sort import inputs, outputs
 from compiler.symbolic.convert import ConversionError, Converter
+from compiler.symbolic.expr import Array, Call, Const, Op, Var
 from compiler.system import Alias, Assignment, LinearBlock, NewtonBlock, System, Variable
 
 _ORDER = {"state": 0, "derivative": 1, "algebraic": 2, "discrete": 3, "input": 4,
@@ -91,8 +92,51 @@ def _parameters_sorted(variables: list) -> list:
     try:
         order = list(nx.lexicographical_topological_sort(graph))
     except nx.NetworkXUnfeasible:
-        order = list(parameters)
+        order = _sorted_by_taken_branches(parameters)
     return rest + [parameters[name] for name in order]
+
+
+def _sorted_by_taken_branches(parameters: dict) -> list:
+    """Dependency order where bindings read each other only in if-branches that flags bound
+    to literals rule out (Modelica.Fluid's T_start and h_start); declaration order where
+    even the branches taken make a cycle."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(parameters)
+    for name, item in parameters.items():
+        for expr in (item.binding, item.start):
+            if expr is not None:
+                graph.add_edges_from((other, name) for other in _taken_reads(expr, parameters)
+                                     if other in parameters and other != name)
+    try:
+        return list(nx.lexicographical_topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        return list(parameters)
+
+
+def _taken_reads(expr, parameters: dict) -> frozenset:
+    """The variables ``expr`` reads, in the branches its known if-conditions take."""
+    if type(expr) is Op and expr.op == "if":
+        condition = _known_flag(expr.args[0], parameters)
+        if condition is not None:
+            return _taken_reads(expr.args[1 if condition else 2], parameters)
+    if type(expr) in (Op, Call, Array) and not (type(expr) is Op and expr.op == "pre"):
+        children = expr.elements if type(expr) is Array else expr.args
+        return frozenset().union(*(_taken_reads(arg, parameters) for arg in children))
+    return expr.variables()
+
+
+def _known_flag(expr, parameters: dict, depth: int = 0):
+    """A Boolean condition's value from literals and parameters bound to them; else None."""
+    if type(expr) is Const and isinstance(expr.value, bool):
+        return expr.value
+    if type(expr) is Var and expr.name in parameters and depth < 50:
+        item = parameters[expr.name]   # its value: the binding, else the start value
+        value = item.binding if item.binding is not None else item.start
+        return None if value is None else _known_flag(value, parameters, depth + 1)
+    if type(expr) is Op and expr.op == "not":
+        value = _known_flag(expr.args[0], parameters, depth)
+        return None if value is None else not value
+    return None
 
 
 def jacobian_pattern(blocks, states) -> tuple[tuple[int, ...], ...]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from compiler import flat
+from compiler.codegen.external_fortran import fortran_argument, hidden_lengths, symbol
 from compiler.codegen.function_body import INDENT, BodyWriter, Local, _bare
 from compiler.codegen.interface import source_place
 from compiler.codegen.naming import plain_identifier
@@ -59,7 +60,10 @@ class ExternalCalls:
         outputs = {item.name for item in function.outputs}
         before, after, arguments = [], [], []
         for arg in external.args:
-            argument, pre, post = self._argument(writer, function, arg, outputs)
+            if external.language == "FORTRAN 77":
+                argument, pre, post = self._fortran_argument(writer, function, arg)
+            else:
+                argument, pre, post = self._argument(writer, function, arg, outputs)
             arguments.append(argument)
             before += pre
             after += post
@@ -98,6 +102,13 @@ class ExternalCalls:
             text = f"(int)({text})"
         return Argument(self.mapped_type(type_), text), [], []
 
+    def _fortran_argument(self, writer: BodyWriter, function, arg) -> tuple:
+        mapped = fortran_argument(self.mapped_type, writer, function, arg)
+        if mapped is None:
+            return self._output(writer, writer.locals[arg.name])
+        (c_type, text), before, after = mapped
+        return Argument(c_type, text), before, after
+
     def _output(self, writer: BodyWriter, local: Local) -> tuple:
         """A scalar output passed by pointer (Boolean and enumerations through an int)."""
         mapped = self.mapped_type(local.type)
@@ -134,13 +145,21 @@ class ExternalCalls:
         parameters = ", ".join(_parameter(c_type, f"a{k + 1}") for k, c_type in
                                enumerate(types)) or "void"
         head = f"{_result(result)}{name}({parameters})"
-        call = f"{external.function}({', '.join(f'a{k + 1}' for k in range(len(types)))})"
+        names = [f"a{k + 1}" for k in range(len(types))]
+        target, declared = external.function, list(types)
+        if external.language == "FORTRAN 77":
+            lengths = hidden_lengths(types, names)
+            target, names = symbol(external.function), names + lengths
+            declared += ["size_t"] * len(lengths)
+            if lengths and "#include <string.h>" not in self.includes:
+                self.includes.append("#include <string.h>")
+        call = f"{target}({', '.join(names)})"
         body = f"{call};" if result == "void" else f"return {call};"
         place = source_place(function.span)
         comment = f"/* {function.name}{f' ({place})' if place else ''} */"
         lines = [comment]
-        if not external.include:
-            lines.append(f"{_result(result)}{external.function}({', '.join(types) or 'void'});")
+        if not external.include or external.language == "FORTRAN 77":
+            lines.append(f"{_result(result)}{target}({', '.join(declared) or 'void'});")
         lines += [f"{head} {{", f"{INDENT}{body}", "}"]
         self.trampolines[function.name] = "\n".join(lines)
         self.prototypes[function.name] = f"{head};"

@@ -297,14 +297,14 @@ def _target(ref, env, initial: bool):
             raise FlattenError("the left side of ':=' must be a variable", ref.span)
         record = env.ctx.variables.get(item.name)
         if record is not None and record.variability in ("constant", "parameter") and not (
-                initial and record.variability == "parameter" and _computed(record, env)):
+                initial and record.variability == "parameter" and computed_parameter(record, env)):
             raise FlattenError(f"cannot assign to {record.variability} '{item.name}' in an "
                                "algorithm (only an initial algorithm may assign a parameter "
                                "with fixed = false)", ref.span)
     return value
 
 
-def _computed(record, env) -> bool:
+def computed_parameter(record, env) -> bool:
     """Whether a parameter is ``fixed = false`` (computed during initialization)."""
     from compiler.flatten.evaluate import evaluate
     fixed = attribute_value(record, "fixed")

@@ -9,6 +9,7 @@ a statement of its own before the statement that uses it (into a temporary).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 
 from compiler import flat
@@ -76,6 +77,10 @@ class FunctionScope:
     def __init__(self, ctx, entry, info):
         self.ctx = ctx
         self.entry = entry
+        # where names outside the function's variables are looked up: the class whose text
+        # is being translated (an inherited declaration or algorithm reads the imports and
+        # names of the class that wrote it, MLS 5.3 and 13.2.1)
+        self.lexical = entry
         self.info = info
         self.name = entry.full_name
         self.inputs = {name for name, member in info.members.items()
@@ -89,10 +94,11 @@ class FunctionScope:
         self.tables: dict = {}         # package constant arrays indexed by variables
         self.loop_condition = False
         self.functional: dict = {}     # functional input -> the FunctionValue passed to it
+        self.variable_ranks: dict = {}  # non-record variable -> its number of dimensions
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
-            self.ctx.classes.lookup_class(decl.type_name, self.entry, decl.span), decl.span)
+            self.ctx.classes.lookup_class(decl.type_name, self.lexical, decl.span), decl.span)
         if info.external_object:
             from compiler.flatten.instances import register_external_object
             register_external_object(self.ctx, info, decl.span)
@@ -103,11 +109,22 @@ class FunctionScope:
                                decl.span)
         return info
 
+    @contextmanager
+    def written_in(self, entry):
+        """Names read while inside are looked up from ``entry``, the class whose text the
+        statements or declaration being translated come from."""
+        outer, self.lexical = self.lexical, entry
+        try:
+            yield
+        finally:
+            self.lexical = outer
+
     # ------------------------------------------------------------------------- variables
     def declare(self, member) -> Port:
         """The flat variables of a declared function variable (a record: one per leaf)."""
         before = len(self.hoisted)
-        port = self._declare(member)
+        with self.written_in(member.scope):
+            port = self._declare(member)
         if member.decl.causality == "input" and len(self.hoisted) > before:
             raise FlattenError(f"the default of input '{member.decl.name}' of function "
                                f"{self.name} cannot call a function whose array or record "
@@ -128,6 +145,7 @@ class FunctionScope:
             self.variable_types[decl.name] = type_name
             if decl.causality != "input" and None in dims:
                 dims = _sized_by_literal(dims, default)
+            self.variable_ranks[decl.name] = len(dims)
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
                                                      decl.span),))
         leaves = record_leaves(self.ctx.classes, info)
@@ -205,8 +223,7 @@ class FunctionScope:
                 return self._comprehension(node.elements[0])
             return flat.ArrayExpr(tuple(self.expr(item) for item in node.elements))
         if kind is ast.MatrixCons:
-            return flat.ArrayExpr(tuple(flat.ArrayExpr(tuple(self.expr(item) for item in row))
-                                        for row in node.rows))
+            return self._matrix(node)
         if kind is ast.Call:
             return self._call(node)
         if kind is ast.End:
@@ -214,6 +231,32 @@ class FunctionScope:
                 return flat.Var("end")  # replaced by the size of the subscripted dimension
             raise FlattenError("'end' can only be used inside a subscript", node.span)
         raise FlattenError(f"{kind.__name__} is not supported in functions", node.span)
+
+    def _matrix(self, node: ast.MatrixCons) -> flat.Expr:
+        """``[a, b; c, d]``: a matrix of scalars as rows of elements; a row of vectors
+        (``[ones(3), v, w]``) is their columns, i.e. the transpose of ``{ones(3), v, w}``
+        (MLS 10.4.2: each vector promoted to a column), rows of those joined by cat(1)."""
+        rows = [tuple(self.expr(item) for item in row) for row in node.rows]
+        ranks = {self._rank(item) for row in rows for item in row}
+        if ranks != {1}:
+            return flat.ArrayExpr(tuple(flat.ArrayExpr(row) for row in rows))
+        columns = [flat.Call("transpose", (flat.ArrayExpr(row),)) for row in rows]
+        return columns[0] if len(columns) == 1 else \
+            flat.Call("cat", (flat.Const(1),) + tuple(columns))
+
+    def _rank(self, expr):
+        """The number of dimensions of an expression where it is plain to see; else None."""
+        kind = type(expr)
+        if kind is flat.Const:
+            return 0
+        if kind is flat.Var:
+            return self.variable_ranks.get(expr.name)
+        if kind is flat.Call and expr.name in ("fill", "ones", "zeros"):
+            return len(expr.args) - (expr.name == "fill")
+        if kind is flat.ArrayExpr and expr.elements:
+            inner = self._rank(expr.elements[0])
+            return None if inner is None else inner + 1
+        return None
 
     def _comprehension(self, node: ast.Comprehension) -> flat.Expr:
         """``{e for i in r}``: over a literal range, the array of its elements; over a range
@@ -353,7 +396,7 @@ class FunctionScope:
             raise FlattenError("an array comprehension whose range depends on the function's "
                                "variables must be assigned to a variable as a whole "
                                "('x := {e for i in 1:n}')", node.span)
-        value = evaluate_structural(node, Env(self.ctx, None, self.entry),
+        value = evaluate_structural(node, Env(self.ctx, None, self.lexical),
                                     "the range of an array comprehension in a function")
         if type(value) is not tuple:
             raise FlattenError("the range of an array comprehension must be an array",
@@ -398,7 +441,7 @@ class FunctionScope:
             k = indexed[0]
             part = ref.parts[k]
             bare = replace(ref, parts=ref.parts[:k] + (replace(part, subscripts=()),))
-            value = resolve(bare, Env(self.ctx, None, self.entry))
+            value = resolve(bare, Env(self.ctx, None, self.lexical))
             if type(value) is tuple:
                 try:
                     value = leaf_value(value, tuple(item.name for item in ref.parts[k + 1:]))
@@ -406,7 +449,7 @@ class FunctionScope:
                     raise FlattenError(f"'{ref.dotted}' names no field of the records of "
                                        f"'{bare.dotted}'", ref.span) from None
                 return self._indexed_constant(ref.dotted, value, part.subscripts, ref.span)
-        value = resolve(ref, Env(self.ctx, None, self.entry))
+        value = resolve(ref, Env(self.ctx, None, self.lexical))
         try:
             return _whole_arrays(value)
         except ShapeError as error:
@@ -550,7 +593,7 @@ class FunctionScope:
         name = func.parts[0].name
         if name in self.functional and len(func.parts) == 1 and not func.is_global:
             return self._call_value(self.functional[name], call)
-        if builtin_called(func, Env(self.ctx, None, self.entry)):
+        if builtin_called(func, Env(self.ctx, None, self.lexical)):
             if name in _MODEL_ONLY:
                 raise FlattenError(f"{name}() cannot be used in a function", call.span)
             if name == "array":
@@ -572,7 +615,7 @@ class FunctionScope:
             if any(type(arg) in (RecordValue, RecordCall) for arg in args):
                 return self._operator(name, tuple(args), call.span)
             return flat.Call(name, tuple(args))
-        entry = function_class(func, Env(self.ctx, None, self.entry))
+        entry = function_class(func, Env(self.ctx, None, self.lexical))
         info = self.ctx.classes.expand(entry, func.span)
         if info.kind in ("record", "operator record"):
             return self._record_constructor(entry, info, call)
@@ -607,7 +650,7 @@ class FunctionScope:
                 return self.functional.get(ref.parts[0].name)
             return None
         caller = Caller(self.ctx, lambda arg: self._argument(self.expr(arg), arg.span), local,
-                        lambda ref: function_class(ref, Env(self.ctx, None, self.entry)))
+                        lambda ref: function_class(ref, Env(self.ctx, None, self.lexical)))
         header, ports = caller.call(value, call)
         return self.finish_call(header, ports, call.span)
 

@@ -203,9 +203,9 @@ def _external(scope: FunctionScope, info, ports) -> flat.ExternalCall | None:
     if clause is None:
         return None
     language = clause.language or "C"
-    if language not in ("C", "builtin"):
-        raise FlattenError(f"external language \"{language}\" is not supported (only \"C\")",
-                           clause.span)
+    if language not in ("C", "FORTRAN 77", "builtin"):
+        raise FlattenError(f"external language \"{language}\" is not supported (only \"C\" "
+                           "and \"FORTRAN 77\")", clause.span)
     if any(port.record is not None for port in ports["input"] + ports["output"]):
         raise FlattenError("records as arguments of external functions are not supported",
                            clause.span)
@@ -286,8 +286,9 @@ def _translate_body(ctx, entry, info, scope, header, local_vars, prologue=()) ->
                            info.initial_algorithms[0][0][0].span if info.initial_algorithms[0][0]
                            else None)
     statements = list(prologue)
-    for section, _scope in info.algorithms:
-        statements.extend(statement_block(scope, section))
+    for section, written_in in info.algorithms:
+        with scope.written_in(written_in):
+            statements.extend(statement_block(scope, section))
     if not info.algorithms and header.external is None:
         span = ctx.classes.definition(entry).span
         raise FlattenError(f"function {name} has neither an algorithm nor an external clause",

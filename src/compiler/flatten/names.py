@@ -309,9 +309,16 @@ _MAX_DYNAMIC = 4096  # elements a variable subscript may choose among
 
 
 def _varies(index, env) -> bool:
-    """Whether a subscript depends on variables (not merely on a parameter without value)."""
+    """Whether a subscript depends on variables or on parameters computed during
+    initialization (``fixed = false``; not merely on a parameter without value)."""
+    from compiler.flatten.algorithms import computed_parameter
     from compiler.flatten.exprtypes import is_parameter_expression
-    return not is_parameter_expression(index, env.ctx)
+    from compiler.flatten.walk import nodes
+    if not is_parameter_expression(index, env.ctx):
+        return True
+    records = (env.ctx.variables.get(node.name) for node in nodes(index) if type(node) is flat.Var)
+    return any(record is not None and record.variability == "parameter" and
+               computed_parameter(record, env) for record in records)
 
 
 def with_dynamic(selections: list, compute, env):

@@ -180,7 +180,16 @@ def _if(expr: ast.IfExpr, env):
             if evaluation.evaluate(condition, env.ctx) is True:
                 return translate(value, env)
         return translate(expr.else_, env)
-    results = [translate(value, env) for _, value in expr.branches] + [translate(expr.else_, env)]
+    try:
+        results = [translate(value, env) for _, value in expr.branches] + \
+            [translate(expr.else_, env)]
+    except FlattenError:
+        # a branch that cannot be translated (linspace(a, b, n) where n = 1) is no error
+        # where a parameter condition rules it out
+        taken = _taken_branch(expr, branches, env)
+        if taken is None:
+            raise
+        return translate(taken, env)
     shapes = {values.shape(result) for result in results}
     if len(shapes) > 1:
         # Branches of different sizes: the condition must select one now.
@@ -203,6 +212,17 @@ def _if(expr: ast.IfExpr, env):
         except ShapeError as error:
             raise FlattenError(str(error), expr.span) from None
     return result
+
+
+def _taken_branch(expr: ast.IfExpr, branches, env):
+    """The branch (AST) that parameter conditions select; None if one is not known."""
+    for condition, value in branches:
+        try:
+            if evaluation.evaluate(condition, env.ctx, structural=True):
+                return value
+        except NotEvaluable:
+            return None
+    return expr.else_
 
 
 def _literal_only(value) -> bool:

@@ -6,7 +6,7 @@ sources/ (each ``Library``'s C sources, and the headers they and the ``Include``
 include, looked up in the ``IncludeDirectory`` folders), the ones to compile, their
 preprocessor definitions, and the system libraries to link.
 
-A library ``L`` is, in this order: a system library (``m``, ``pthread``, ...); one of the
+A library ``L`` is, in this order: a system library (``m``, ``pthread``, ``lapack``, ...); one of the
 Modelica Standard Library's (its Resources/C-Sources/readme.txt lists their files); the file
 ``L.c``, or the ``.c`` files of a folder ``L``, in an ``IncludeDirectory``. The files are
 copied flat into sources/ (an importer rebuilds the binary from that one folder), except the
@@ -24,6 +24,10 @@ from compiler.fmu.runtime_files import (
     EXTERNAL_RUNTIME_HEADERS, EXTERNAL_RUNTIME_SOURCES, RUNTIME_HEADERS, RUNTIME_SOURCES)
 
 SYSTEM_LIBRARIES = frozenset({"m", "c", "dl", "pthread", "rt"})
+# Fortran libraries the system provides (Modelica.Math.Matrices calls LAPACK): linked, not
+# bundled, so an FMU that calls them needs the system's liblapack (liblapack3) at run time;
+# names are matched ignoring case ("Lapack")
+SYSTEM_FORTRAN_LIBRARIES = frozenset({"lapack", "blas"})
 # the object libraries of the Modelica Standard Library and their sources (readme.txt)
 MSL_LIBRARIES = {
     "ModelicaExternalC": ("ModelicaFFT.c", "ModelicaInternal.c", "ModelicaRandom.c",
@@ -115,7 +119,9 @@ class _Collector:
     def add(self, call, span) -> None:
         site = _Site([Path(item) for item in call.include_directories], span, call.function)
         for library in call.libraries:
-            if library in SYSTEM_LIBRARIES:
+            if library.lower() in SYSTEM_FORTRAN_LIBRARIES:
+                library = library.lower()
+            if library in SYSTEM_LIBRARIES | SYSTEM_FORTRAN_LIBRARIES:
                 if library not in self.libraries:
                     self.libraries.append(library)
                 continue

@@ -15,6 +15,8 @@ Output: nothing, or a ``FlattenError`` at the declaration or equation that break
 """
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
+
 from compiler import flat
 from compiler.flatten.errors import FlattenError
 from compiler.flatten.exprtypes import CONSTANT, DISCRETE, VARIABILITY_NAMES, variability
@@ -137,8 +139,7 @@ def check_acyclic_bindings(variables) -> None:
     needs = {}  # (bindings that are literals, most of them, need nothing)
     for name, variable in bound.items():
         if type(variable.binding) is not flat.Const:
-            needed = [node.name for node in nodes(variable.binding)
-                      if type(node) is flat.Var and node.name in bound]
+            needed = _read_names(variable.binding, bound)
             if needed:
                 needs[name] = needed
     state: dict = {}  # name -> 1 while on the path, 2 when done
@@ -166,3 +167,43 @@ def check_acyclic_bindings(variables) -> None:
                 state[following] = 1
                 path.append(following)
                 stack.append(iter(needs.get(following, ())))
+
+
+def _read_names(expr, bound: dict) -> list:
+    """The names of ``bound`` that ``expr`` reads, leaving out the branches of if-expressions
+    whose conditions are known from literal bindings: ``T_start = if use_T_start then T else
+    f(h_start)`` and ``h_start = if use_T_start then g(T_start) else h`` depend on each other
+    only in branches that a known ``use_T_start`` rules out (Modelica.Fluid's start values)."""
+    names, stack = [], [expr]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is tuple or kind is list:
+            stack.extend(item)
+        elif kind is flat.Var:
+            if item.name in bound:
+                names.append(item.name)
+        elif kind is flat.IfExpr and isinstance(_known(item.condition, bound), bool):
+            stack.append(item.then if _known(item.condition, bound) else item.else_)
+        elif is_dataclass(item):
+            stack.extend(getattr(item, field.name) for field in fields(item)
+                         if field.name != "span")
+    return names
+
+
+def _known(expr, bound: dict, depth: int = 0):
+    """The value of a Boolean condition made of literals, names bound (through other names)
+    to literals, ``not``, ``and``, ``or``; None when not known."""
+    kind = type(expr)
+    if kind is flat.Const:
+        return expr.value
+    if kind is flat.Var and expr.name in bound and depth < 50:
+        return _known(bound[expr.name].binding, bound, depth + 1)
+    if kind is flat.Unary and expr.op == "not":
+        value = _known(expr.operand, bound, depth)
+        return (not value) if isinstance(value, bool) else None
+    if kind is flat.Binary and expr.op in ("and", "or"):
+        left, right = _known(expr.left, bound, depth), _known(expr.right, bound, depth)
+        if isinstance(left, bool) and isinstance(right, bool):
+            return (left and right) if expr.op == "and" else (left or right)
+    return None
