@@ -59,3 +59,27 @@ def test_a_run_to_its_start_time_only_initializes(tmp_path):
     initializes, records the start and takes no step."""
     pairs = logged_pairs("Calls.CallEquation", tmp_path, stop_time=0.0)
     assert np.all(pairs == [0.0, 1.0])
+
+
+# ------------------------------------------------------------------------- records in functions
+def test_records_in_a_function_body_array_bindings_and_an_operator_on_a_call():
+    t, values = run("Records.Product", ["y"], step_size=0.1)
+    assert np.allclose(values["y"], 5 * t - 2, rtol=0, atol=1e-12)
+
+
+def test_an_inherited_function_body_looks_names_up_around_its_own_text():
+    t, values = run("Inherited.Use", ["y1", "y2", "y3"], step_size=0.1)
+    assert np.allclose(values["y1"], 2 * t, rtol=0, atol=1e-12)
+    assert np.allclose(values["y2"], 2 * t, rtol=0, atol=1e-12)
+    assert np.allclose(values["y3"], 2 * t + 1, rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------------ comprehensions in functions
+def test_a_comprehension_fills_a_slice_and_an_array_it_reads_through_a_temporary():
+    names = [f"V[{i},{j}]" for i in (1, 2, 3) for j in (1, 2, 3)] + ["r[1]", "r[2]", "r[3]"]
+    t, values = run("Comprehensions.Use", names, step_size=0.1)
+    for i, u in enumerate((t, 2 + 0 * t, 3 + 0 * t), start=1):
+        for j, power in enumerate((2, 1, 0), start=1):
+            assert np.allclose(values[f"V[{i},{j}]"], u ** power, rtol=0, atol=1e-12)
+    assert np.allclose(values["r[1]"], 3) and np.allclose(values["r[2]"], 2)
+    assert np.allclose(values["r[3]"], t, rtol=0, atol=1e-12)

@@ -9,6 +9,7 @@ a statement of its own before the statement that uses it (into a temporary).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 
 from compiler import flat
@@ -59,6 +60,10 @@ class RecordCall:
         self.port = port
 
 
+# the values of record type: a record, or a call returning one (an operator's operand)
+_RECORDS = (RecordValue, RecordCall)
+
+
 class FunctionScope:
     """Names visible in a function body: its variables, loop indices, then its lexical scope."""
 
@@ -78,6 +83,15 @@ class FunctionScope:
         self.tables: dict = {}         # package constant arrays indexed by variables
         self.loop_condition = False
         self.functional: dict = {}     # functional input -> the FunctionValue passed to it
+
+    @contextmanager
+    def reading_from(self, entry):
+        """Names are looked up around ``entry`` for a while (an inherited algorithm)."""
+        own, self.entry = self.entry, entry
+        try:
+            yield
+        finally:
+            self.entry = own
 
     def type_info(self, decl: ast.Component):
         info = self.ctx.classes.expand(
@@ -136,8 +150,8 @@ class FunctionScope:
             return {}
         defaults = {}
         if modification.binding is not None:
-            value = self.expr(modification.binding)
-            value = self._record_value(value, modification.binding.span)
+            value = self._records_value(self.expr(modification.binding),
+                                        modification.binding.span)
             for leaf in leaves:
                 defaults[leaf.name] = _as_expr(leaf_value(value, leaf.path))
         for path, expr in _argument_bindings(modification.arguments, ()):
@@ -167,12 +181,12 @@ class FunctionScope:
             return self._ref(node)
         if kind is ast.Unary:
             operand = self.expr(node.operand)
-            if type(operand) is RecordValue:
+            if type(operand) in _RECORDS:
                 return self._operator(node.op, (operand,), node.span)
             return operand if node.op == "+" else flat.Unary(node.op, operand)
         if kind is ast.Binary:
             left, right = self.expr(node.left), self.expr(node.right)
-            if type(left) is RecordValue or type(right) is RecordValue:
+            if type(left) in _RECORDS or type(right) in _RECORDS:
                 return self._operator(node.op, (left, right), node.span)
             return flat.Binary(node.op, left, right)
         if kind is ast.IfExpr:
@@ -348,9 +362,6 @@ class FunctionScope:
 
     def _comprehension_loop(self, target, node: ast.Comprehension, span) -> list:
         """``x := {e for i in a:b}`` as ``for i in a:b loop x[i - a + 1] := e; end for``."""
-        if type(target) is not flat.Var:
-            raise FlattenError("an array comprehension can only be assigned to a whole array "
-                               "variable", span)
         name, start, range_, body, hoisted = self._loop(node, "an array comprehension")
         position = flat.Binary("+", flat.Binary("-", flat.Var(name), start), flat.Const(1))
         return [flat.ForStatement(name, range_, hoisted + (
@@ -497,6 +508,13 @@ class FunctionScope:
         if type(value) is not RecordValue:
             raise FlattenError("a record is needed here", span)
         return value
+
+    def _records_value(self, value, span):
+        """A record value, or for an array of records (``{Complex(1, 2), ...}``) nested
+        tuples of them, which ``leaf_value`` takes apart field by field."""
+        if type(value) is flat.ArrayExpr:
+            return tuple(self._records_value(item, span) for item in value.elements)
+        return self._record_value(value, span)
 
     def _hoist(self, result: RecordCall, span) -> RecordValue:
         """A record-valued call inside an expression: assigned to a temporary by a statement
@@ -733,7 +751,8 @@ class FunctionScope:
         value_node = node.value
         if type(value_node) is ast.ArrayCons and len(value_node.elements) == 1 and \
                 type(value_node.elements[0]) is ast.Comprehension and \
-                not self._literal_comprehension(value_node.elements[0]):
+                not self._literal_comprehension(value_node.elements[0]) and \
+                _fills_in_place(target, value_node.elements[0]):
             return self._comprehension_loop(target, value_node.elements[0], node.span)
         # a call that is the whole right side needs no temporary for its array result
         self.whole_call = node.value.span if type(node.value) is ast.Call else None
@@ -884,6 +903,14 @@ def port_value(ctx, port: Port, outputs: dict, split_arrays: bool):
         return tuple(build({name: value[i] for name, value in parts.items()}, depth - 1)
                      for i in range(size))
     return build(parts, own)
+
+
+def _fills_in_place(target, node: ast.Comprehension) -> bool:
+    """Whether ``target := {e for i in a:b}`` can fill ``target`` element by element: a
+    whole variable the elements do not read (else they go to a temporary array first: a
+    slice ``V[:, j]``, or ``x := {x[n - i + 1] for i in 1:n}``)."""
+    return type(target) is flat.Var and \
+        target.name not in {ref.parts[0].name for ref in ast_references(node)}
 
 
 def statement_block(scope: FunctionScope, statements) -> tuple:

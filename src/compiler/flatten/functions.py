@@ -286,8 +286,11 @@ def _translate_body(ctx, entry, info, scope, header, local_vars, prologue=()) ->
                            info.initial_algorithms[0][0][0].span if info.initial_algorithms[0][0]
                            else None)
     statements = list(prologue)
-    for section, _scope in info.algorithms:
-        statements.extend(statement_block(scope, section))
+    for section, written in info.algorithms:
+        # an inherited body reads the names around its text (MLS 5.3), not around the
+        # class inheriting it (``function g2 = Basic.g(final check = false)``)
+        with scope.reading_from(written):
+            statements.extend(statement_block(scope, section))
     if not info.algorithms and header.external is None:
         span = ctx.classes.definition(entry).span
         raise FlattenError(f"function {name} has neither an algorithm nor an external clause",
