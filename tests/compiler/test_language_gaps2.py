@@ -74,6 +74,13 @@ def test_an_inherited_function_body_looks_names_up_around_its_own_text():
     assert np.allclose(values["y3"], 2 * t + 1, rtol=0, atol=1e-12)
 
 
+
+def test_a_record_declared_without_binding_in_a_function_has_its_fields_bindings():
+    # on main: 'nc' refused; with a literal size, every field silently zero
+    t, values = run("RecordLocals.Use", ["y"], step_size=0.1)
+    assert np.allclose(values["y"], 8 + 2 * t + 3 * t ** 2, rtol=0, atol=1e-12)
+
+
 # ------------------------------------------------------------------ comprehensions in functions
 def test_a_comprehension_fills_a_slice_and_an_array_it_reads_through_a_temporary():
     names = [f"V[{i},{j}]" for i in (1, 2, 3) for j in (1, 2, 3)] + ["r[1]", "r[2]", "r[3]"]

@@ -134,11 +134,15 @@ class FunctionScope:
         leaves = record_leaves(self.ctx.classes, info)
         self.records[decl.name] = RecordVar(info, leaves, len(dims))
         defaults = self._record_defaults(decl, leaves)
+        declared = self._declared_record(info, decl) if not dims else None
+        if declared is not None:   # the fields the declaration leaves keep their bindings
+            for leaf in leaves:
+                defaults.setdefault(leaf.name, _as_expr(leaf_value(declared, leaf.path)))
         self.variable_types.update((f"{decl.name}.{leaf.name}", leaf.type) for leaf in leaves)
         variables = tuple(
             flat.FunctionVar(f"{decl.name}.{leaf.name}", leaf.type,
-                             dims + tuple(self._foreign(dim, scope) for dim, scope in leaf.dims),
-                             defaults.get(leaf.name), decl.span)
+                             dims + self._leaf_dims(leaf, declared), defaults.get(leaf.name),
+                             decl.span)
             for leaf in leaves)
         return Port(decl.name, variables, info)
 
@@ -161,6 +165,35 @@ class FunctionScope:
                                    f"'{name}'", expr.span)
             defaults[name] = self.expr(expr)
         return defaults
+
+    def _declared_record(self, info, decl):
+        """The value of a record declared without a binding: every field from its own
+        binding (``record Ideal extends Coeff(nc = 5, a = {...})``); None when a field has
+        none, or one reads more than constants and the record's fields."""
+        from compiler.flatten.calls import record_value
+        if decl.modification is not None and decl.modification.binding is not None:
+            return None
+        try:
+            return record_value(self.ctx, info, {}, decl.span)
+        except FlattenError:
+            return None
+
+    def _leaf_dims(self, leaf, declared) -> tuple:
+        """The dimensions of a record field; one that reads another field of the record
+        (``parameter Integer nc; Real a[nc]``) is the size of the field's value."""
+        try:
+            return tuple(self._foreign(dim, scope) for dim, scope in leaf.dims)
+        except FlattenError:
+            if declared is None:
+                raise
+        value, dims = leaf_value(declared, leaf.path), []
+        while type(value) is tuple:
+            dims.append(flat.Const(len(value)))
+            value = value[0] if value else None
+        if len(dims) != len(leaf.dims):
+            raise FlattenError(f"the size of field '{leaf.name}' is not known",
+                               leaf.decls[-1].span)
+        return tuple(dims)
 
     def _foreign(self, dim, scope) -> flat.Expr:
         """A dimension written in a record's declaration (its scope's constants only)."""

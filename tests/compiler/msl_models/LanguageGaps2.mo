@@ -150,4 +150,34 @@ static void languageGapsLogPair(const char *fileName, double t, double x) {
       annotation(experiment(StopTime = 1));
     end Use;
   end Comprehensions;
+
+  package RecordLocals "a record declared in a function without a binding has its fields' bindings"
+    record Coefficients
+      parameter Integer nc = 2;
+      parameter Real[nc] a = fill(1, nc) "sized by the field before it";
+    end Coefficients;
+
+    record Quadratic "coefficients set by the extends clause, as R134a's EOSIdealCoeff"
+      extends Coefficients(nc = 3, a = {1, 2, 3});
+    end Quadratic;
+
+    record Offset
+      Real k = 4;
+    end Offset;
+
+    function evaluate "a[1] + a[2] x + a[3] x^2 + k + nc"
+      input Real x;
+      output Real y;
+    protected
+      Quadratic q;
+      Offset o;
+    algorithm
+      y := q.a[1] + q.a[2] * x + q.a[3] * x ^ 2 + o.k + q.nc;
+    end evaluate;
+
+    model Use
+      Real y = evaluate(time);
+      annotation(experiment(StopTime = 1));
+    end Use;
+  end RecordLocals;
 end LanguageGaps2;
