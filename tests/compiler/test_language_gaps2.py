@@ -90,3 +90,9 @@ def test_a_comprehension_fills_a_slice_and_an_array_it_reads_through_a_temporary
             assert np.allclose(values[f"V[{i},{j}]"], u ** power, rtol=0, atol=1e-12)
     assert np.allclose(values["r[1]"], 3) and np.allclose(values["r[2]"], 2)
     assert np.allclose(values["r[3]"], t, rtol=0, atol=1e-12)
+
+
+
+def test_a_local_array_sized_by_its_binding_and_scalar_of_size():
+    t, values = run("ColonLocals.Use", ["y"], step_size=0.1)
+    assert np.allclose(values["y"], 1 + 2 * t + 3 * t ** 2, rtol=0, atol=1e-12)

@@ -127,6 +127,7 @@ class FunctionScope:
             default = None
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
+                dims = _sized_by(dims, default)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
             return Port(decl.name, (flat.FunctionVar(decl.name, type_name, dims, default,
@@ -598,6 +599,10 @@ class FunctionScope:
             args = [self.expr(arg) for arg in call.args]
             if name in ("size", "ndims") and args and type(args[0]) is RecordValue:
                 args[0] = _leaf_parts(args[0])[0]  # an array of records: its first leaf's
+            if name == "scalar" and len(args) == 1 and type(args[0]) is flat.Call and \
+                    args[0].name == "size" and len(args[0].args) == 1:
+                # scalar(size(a)): size(a) has one element only for a vector (R134a)
+                return flat.Call("size", (args[0].args[0], flat.Const(1)))
             if any(type(arg) in (RecordValue, RecordCall) for arg in args):
                 return self._operator(name, tuple(args), call.span)
             return flat.Call(name, tuple(args))
@@ -936,6 +941,20 @@ def port_value(ctx, port: Port, outputs: dict, split_arrays: bool):
         return tuple(build({name: value[i] for name, value in parts.items()}, depth - 1)
                      for i in range(size))
     return build(parts, own)
+
+
+def _sized_by(dims: tuple, default) -> tuple:
+    """``dims`` with the ``:`` ones (None) the sizes of ``default`` where it is an array
+    written out (``Real n[:] = {1, 1.5, 3}``)."""
+    if None not in dims:
+        return dims
+    shape, value = [], default
+    while type(value) is flat.ArrayExpr:
+        shape.append(len(value.elements))
+        value = value.elements[0] if value.elements else None
+    if len(shape) != len(dims):
+        return dims
+    return tuple(flat.Const(size) if dim is None else dim for dim, size in zip(dims, shape))
 
 
 def _fills_in_place(target, node: ast.Comprehension) -> bool:

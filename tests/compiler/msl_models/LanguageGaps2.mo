@@ -180,4 +180,25 @@ static void languageGapsLogPair(const char *fileName, double t, double x) {
       annotation(experiment(StopTime = 1));
     end Use;
   end RecordLocals;
+
+  package ColonLocals "a local array whose size only its binding gives; scalar(size(v))"
+    function weightedSum "sum of w[k] u^k, w written out with ':' sizes"
+      input Real u;
+      output Real y;
+    protected
+      Real w[:] = {1, 2, 3};
+      Real powers[:, :] = {{0, 1}, {2, 3}};
+      Integer n = scalar(size(w));
+    algorithm
+      y := 0;
+      for k in 1:n loop
+        y := y + w[k] * u ^ powers[div(k - 1, 2) + 1, mod(k - 1, 2) + 1];
+      end for;
+    end weightedSum;
+
+    model Use "y = 1 + 2 time + 3 time^2"
+      Real y = weightedSum(time);
+      annotation(experiment(StopTime = 1));
+    end Use;
+  end ColonLocals;
 end LanguageGaps2;
