@@ -160,11 +160,20 @@ class BreakStatement:
 
 
 @node
+class CallStatement:
+    """A call of a user function for its effects (``print(...)``, asserts), its results
+    unused: ``call`` is a ``Call`` whose ``output`` means nothing."""
+    call: Expr
+    span: Optional[Span] = _span()
+
+
+@node
 class AlgorithmBlock:
     """An algorithm section computing ``outputs`` from ``inputs``. Each output first gets
     its value in ``initial_values`` (its pre value if discrete, else its start value), then
     ``statements`` run in order: ``AssignStatement``, ``IfStatement``, ``WhileStatement``,
-    ``WhenStatement``, ``BreakStatement``, ``Assertion`` and ``Termination``."""
+    ``WhenStatement``, ``BreakStatement``, ``CallStatement``, ``Assertion`` and
+    ``Termination``."""
     outputs: tuple[str, ...]
     inputs: tuple[str, ...]
     initial_values: tuple[Expr, ...]
@@ -398,7 +407,7 @@ class System:
 
 
 __all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
-           "BreakStatement", "Delay", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
+           "BreakStatement", "CallStatement", "Delay", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
            "MIXED_ITERATIONS", "MixedBlock", "NewtonBlock", "Reinit", "Relation", "Residual",
            "Sample", "System", "Termination", "Variable", "WhenClause", "WhenStatement",
            "WhileStatement", "leaf_blocks"]

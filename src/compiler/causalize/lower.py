@@ -83,6 +83,9 @@ class _Lowering:
         self.delay_list: list = []   # by index
         self.equations: list[DaeEquation] = []
         self.asserts: list[Assertion] = []
+        # ``f(x);`` as an equation: an algorithm section of that one call (MLS 8.3.x)
+        self.call_sections: list[flat.Algorithm] = []
+        self.initial_call_sections: list[flat.Algorithm] = []
         self.clauses: list = []
         self.when_conditions: dict = {}   # condition expression -> hidden variable name
         self.floors: dict = {}            # (argument, type) -> hidden $floor variable
@@ -191,9 +194,11 @@ class _Lowering:
             self._top(equation)
         for equation in self.model.initial_equations:
             initial.extend(self._initial(equation))
-        algorithms = tuple(lower_algorithm(self, item, True) for item in self.model.algorithms)
+        algorithms = tuple(lower_algorithm(self, item, True)
+                           for item in self.model.algorithms + tuple(self.call_sections))
         initial_algorithms = tuple(lower_algorithm(self, item, False)
-                                   for item in self.model.initial_algorithms)
+                                   for item in self.model.initial_algorithms +
+                                   tuple(self.initial_call_sections))
         return Dae(self.model.name, tuple(self.variables.values()), tuple(self.equations),
                    tuple(initial), algorithms, initial_algorithms,
                    relations=tuple(self.relations.values()),
@@ -264,6 +269,8 @@ class _Lowering:
             self.equations.extend(self._if(item, events=True))
         elif kind is flat.Equation:
             self.equations.extend(self.equality(item, events=True))
+        elif kind is flat.CallStatement:
+            self.call_sections.append(flat.Algorithm((item,), item.span))
         else:
             raise CausalizeError(f"{_what(item)} is only allowed inside a when-equation",
                                  item.span)
@@ -277,6 +284,9 @@ class _Lowering:
             return self._if(item, events=False)
         if kind is flat.Assert:
             self.asserts.append(self.assertion(item, None))
+            return []
+        if kind is flat.CallStatement:
+            self.initial_call_sections.append(flat.Algorithm((item,), item.span))
             return []
         raise CausalizeError(f"{_what(item)} is not allowed in an initial equation section",
                              item.span)

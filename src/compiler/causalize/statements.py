@@ -14,9 +14,10 @@ from compiler import flat
 from compiler.causalize.dae import DISCRETE
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.when import WhenBranches
-from compiler.symbolic import FALSE, const, pre_var, var
+from compiler.symbolic import FALSE, call, const, pre_var, var
 from compiler.system import (
-    AlgorithmBlock, AssignStatement, Assertion, BreakStatement, IfStatement, Reinit,
+    AlgorithmBlock, AssignStatement, Assertion, BreakStatement, CallStatement, IfStatement,
+    Reinit,
     Termination, WhenClause, WhenStatement, WhileStatement)
 
 _DEFAULT = {"Real": 0.0, "Integer": 0, "Boolean": False, "String": ""}
@@ -74,10 +75,20 @@ class _Statements:
             return [Termination(lowering.expr(item.message, False), None, item.span)]
         if kind is flat.Break:
             return [BreakStatement(item.span)]
+        if kind is flat.CallStatement:
+            return [self._call(item)]
         names = {flat.Reinit: "reinit() outside a when-statement",
-                 flat.Return: "return in a model's algorithm",
-                 flat.CallStatement: "a function call as a statement in a model's algorithm"}
+                 flat.Return: "return in a model's algorithm"}
         raise CausalizeError(f"{names.get(kind, kind.__name__)} is not supported", item.span)
+
+    def _call(self, item: flat.CallStatement) -> CallStatement:
+        name = item.call.name
+        if name not in self.lowering.convert.functions:
+            raise CausalizeError(f"the call statement {name}() in a model is not supported",
+                                 item.span)
+        # its arguments, like those of calls in expressions, make no events
+        arguments = tuple(self.lowering.expr(arg, False) for arg in item.call.args)
+        return CallStatement(call(name, arguments), item.span)
 
     def _assign(self, item: flat.Assign, events: bool) -> list:
         lowering = self.lowering
@@ -159,6 +170,8 @@ def expressions(statements):
             yield item.message
         elif kind is Termination:
             yield item.message
+        elif kind is CallStatement:
+            yield item.call
 
 
 def map_statements(statements: tuple, rewrite) -> tuple:
@@ -183,6 +196,8 @@ def _mapped(item, rewrite):
         return replace(item, condition=rewrite(item.condition), message=rewrite(item.message))
     if kind is Termination:
         return replace(item, message=rewrite(item.message))
+    if kind is CallStatement:
+        return replace(item, call=rewrite(item.call))
     return item
 
 

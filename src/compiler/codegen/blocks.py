@@ -22,7 +22,7 @@ from compiler.symbolic import ONE
 from compiler.symbolic.expr import Const
 from compiler.system import (
     MIXED_ITERATIONS, AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement,
-    IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
+    CallStatement, IfStatement, LinearBlock, MixedBlock, NewtonBlock, Termination, WhenStatement,
     WhileStatement)
 from compiler.system_text import describe_loop
 
@@ -500,6 +500,9 @@ class AlgorithmCode:
         if kind is BreakStatement:
             return ["break;"]
         self.writer.calls = {}
+        if kind is CallStatement:   # made for its effects: its results are dropped
+            self.writer.functions.call_results(self.writer, item.call)
+            return self.writer.take_lines()
         if kind is Assertion:
             return self.assertion_lines(item, self.writer, deferrable=True)
         if kind is Termination:

@@ -259,6 +259,16 @@ class FunctionCode:
     def call_text(self, writer, node) -> str:
         """One result of a call in model code: the call itself goes to the writer's lines
         (once per call and arguments), its results into locals."""
+        results = self.call_results(writer, node)
+        callee = self.functions[node.function]
+        if node.output >= len(results):
+            raise EmitError(f"{callee.name}() has no result number {node.output + 1}",
+                            callee.span)
+        return results[node.output]
+
+    def call_results(self, writer, node) -> list[str]:
+        """The texts of the results of a call in model code, made by a call the writer's
+        lines get (once per call and arguments)."""
         callee = self.functions.get(node.function)
         if callee is None:
             raise EmitError(f"unknown function {node.function}()")
@@ -267,10 +277,7 @@ class FunctionCode:
         if results is None:
             results = self._model_call(writer, callee, node.args)
             writer.calls[key] = results
-        if node.output >= len(results):
-            raise EmitError(f"{callee.name}() has no result number {node.output + 1}",
-                            callee.span)
-        return results[node.output]
+        return results
 
     def _model_call(self, writer, callee: flat.Function, args) -> list[str]:
         if len(args) != len(callee.inputs):

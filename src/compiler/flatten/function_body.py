@@ -71,6 +71,10 @@ class RecordCall:
         self.port = port
 
 
+# the values of record type: a record, or a call returning one (an operator's operand)
+_RECORDS = (RecordValue, RecordCall)
+
+
 class FunctionScope:
     """Names visible in a function body: its variables, loop indices, then its lexical scope."""
 
@@ -141,6 +145,7 @@ class FunctionScope:
             default = None
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
+                dims = _sized_by(dims, default)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
             if decl.causality != "input" and None in dims:
@@ -151,11 +156,15 @@ class FunctionScope:
         leaves = record_leaves(self.ctx.classes, info)
         self.records[decl.name] = RecordVar(info, leaves, len(dims))
         defaults = self._record_defaults(decl, leaves)
+        declared = self._declared_record(info, decl) if not dims else None
+        if declared is not None:   # the fields the declaration leaves keep their bindings
+            for leaf in leaves:
+                defaults.setdefault(leaf.name, _as_expr(leaf_value(declared, leaf.path)))
         self.variable_types.update((f"{decl.name}.{leaf.name}", leaf.type) for leaf in leaves)
         variables = tuple(
             flat.FunctionVar(f"{decl.name}.{leaf.name}", leaf.type,
-                             dims + tuple(self._foreign(dim, scope) for dim, scope in leaf.dims),
-                             defaults.get(leaf.name), decl.span)
+                             dims + self._leaf_dims(leaf, declared), defaults.get(leaf.name),
+                             decl.span)
             for leaf in leaves)
         return Port(decl.name, variables, info)
 
@@ -167,8 +176,8 @@ class FunctionScope:
             return {}
         defaults = {}
         if modification.binding is not None:
-            value = self.expr(modification.binding)
-            value = self._record_value(value, modification.binding.span)
+            value = self._records_value(self.expr(modification.binding),
+                                        modification.binding.span)
             for leaf in leaves:
                 defaults[leaf.name] = _as_expr(leaf_value(value, leaf.path))
         for path, expr in _argument_bindings(modification.arguments, ()):
@@ -178,6 +187,35 @@ class FunctionScope:
                                    f"'{name}'", expr.span)
             defaults[name] = self.expr(expr)
         return defaults
+
+    def _declared_record(self, info, decl):
+        """The value of a record declared without a binding: every field from its own
+        binding (``record Ideal extends Coeff(nc = 5, a = {...})``); None when a field has
+        none, or one reads more than constants and the record's fields."""
+        from compiler.flatten.calls import record_value
+        if decl.modification is not None and decl.modification.binding is not None:
+            return None
+        try:
+            return record_value(self.ctx, info, {}, decl.span)
+        except FlattenError:
+            return None
+
+    def _leaf_dims(self, leaf, declared) -> tuple:
+        """The dimensions of a record field; one that reads another field of the record
+        (``parameter Integer nc; Real a[nc]``) is the size of the field's value."""
+        try:
+            return tuple(self._foreign(dim, scope) for dim, scope in leaf.dims)
+        except FlattenError:
+            if declared is None:
+                raise
+        value, dims = leaf_value(declared, leaf.path), []
+        while type(value) is tuple:
+            dims.append(flat.Const(len(value)))
+            value = value[0] if value else None
+        if len(dims) != len(leaf.dims):
+            raise FlattenError(f"the size of field '{leaf.name}' is not known",
+                               leaf.decls[-1].span)
+        return tuple(dims)
 
     def _foreign(self, dim, scope) -> flat.Expr:
         """A dimension written in a record's declaration (its scope's constants only)."""
@@ -198,12 +236,12 @@ class FunctionScope:
             return self._ref(node)
         if kind is ast.Unary:
             operand = self.expr(node.operand)
-            if type(operand) is RecordValue:
+            if type(operand) in _RECORDS:
                 return self._operator(node.op, (operand,), node.span)
             return operand if node.op == "+" else flat.Unary(node.op, operand)
         if kind is ast.Binary:
             left, right = self.expr(node.left), self.expr(node.right)
-            if type(left) is RecordValue or type(right) is RecordValue:
+            if type(left) in _RECORDS or type(right) in _RECORDS:
                 return self._operator(node.op, (left, right), node.span)
             return flat.Binary(node.op, left, right)
         if kind is ast.IfExpr:
@@ -405,9 +443,6 @@ class FunctionScope:
 
     def _comprehension_loop(self, target, node: ast.Comprehension, span) -> list:
         """``x := {e for i in a:b}`` as ``for i in a:b loop x[i - a + 1] := e; end for``."""
-        if type(target) is not flat.Var:
-            raise FlattenError("an array comprehension can only be assigned to a whole array "
-                               "variable", span)
         name, start, range_, body, hoisted = self._loop(node, "an array comprehension")
         position = flat.Binary("+", flat.Binary("-", flat.Var(name), start), flat.Const(1))
         return [flat.ForStatement(name, range_, hoisted + (
@@ -563,6 +598,13 @@ class FunctionScope:
             raise FlattenError("a record is needed here", span)
         return value
 
+    def _records_value(self, value, span):
+        """A record value, or for an array of records (``{Complex(1, 2), ...}``) nested
+        tuples of them, which ``leaf_value`` takes apart field by field."""
+        if type(value) is flat.ArrayExpr:
+            return tuple(self._records_value(item, span) for item in value.elements)
+        return self._record_value(value, span)
+
     def _hoist(self, result: RecordCall, span) -> RecordValue:
         """A record-valued call inside an expression: assigned to a temporary by a statement
         before this one; the value is the temporary."""
@@ -612,6 +654,10 @@ class FunctionScope:
             args = [self.expr(arg) for arg in call.args]
             if name in ("size", "ndims") and args and type(args[0]) is RecordValue:
                 args[0] = _leaf_parts(args[0])[0]  # an array of records: its first leaf's
+            if name == "scalar" and len(args) == 1 and type(args[0]) is flat.Call and \
+                    args[0].name == "size" and len(args[0].args) == 1:
+                # scalar(size(a)): size(a) has one element only for a vector (R134a)
+                return flat.Call("size", (args[0].args[0], flat.Const(1)))
             if any(type(arg) in (RecordValue, RecordCall) for arg in args):
                 return self._operator(name, tuple(args), call.span)
             return flat.Call(name, tuple(args))
@@ -798,7 +844,8 @@ class FunctionScope:
         value_node = node.value
         if type(value_node) is ast.ArrayCons and len(value_node.elements) == 1 and \
                 type(value_node.elements[0]) is ast.Comprehension and \
-                not self._literal_comprehension(value_node.elements[0]):
+                not self._literal_comprehension(value_node.elements[0]) and \
+                _fills_in_place(target, value_node.elements[0]):
             return self._comprehension_loop(target, value_node.elements[0], node.span)
         # a call that is the whole right side needs no temporary for its array result
         self.whole_call = node.value.span if type(node.value) is ast.Call else None
@@ -949,6 +996,28 @@ def port_value(ctx, port: Port, outputs: dict, split_arrays: bool):
         return tuple(build({name: value[i] for name, value in parts.items()}, depth - 1)
                      for i in range(size))
     return build(parts, own)
+
+
+def _sized_by(dims: tuple, default) -> tuple:
+    """``dims`` with the ``:`` ones (None) the sizes of ``default`` where it is an array
+    written out (``Real n[:] = {1, 1.5, 3}``)."""
+    if None not in dims:
+        return dims
+    shape, value = [], default
+    while type(value) is flat.ArrayExpr:
+        shape.append(len(value.elements))
+        value = value.elements[0] if value.elements else None
+    if len(shape) != len(dims):
+        return dims
+    return tuple(flat.Const(size) if dim is None else dim for dim, size in zip(dims, shape))
+
+
+def _fills_in_place(target, node: ast.Comprehension) -> bool:
+    """Whether ``target := {e for i in a:b}`` can fill ``target`` element by element: a
+    whole variable the elements do not read (else they go to a temporary array first: a
+    slice ``V[:, j]``, or ``x := {x[n - i + 1] for i in 1:n}``)."""
+    return type(target) is flat.Var and \
+        target.name not in {ref.parts[0].name for ref in ast_references(node)}
 
 
 def statement_block(scope: FunctionScope, statements) -> tuple:

@@ -287,6 +287,8 @@ def _translate_body(ctx, entry, info, scope, header, local_vars, prologue=()) ->
                            else None)
     statements = list(prologue)
     for section, written_in in info.algorithms:
+        # an inherited body reads the names around its text (MLS 5.3), not around the
+        # class inheriting it (``function g2 = Basic.g(final check = false)``)
         with scope.written_in(written_in):
             statements.extend(statement_block(scope, section))
     if not info.algorithms and header.external is None:

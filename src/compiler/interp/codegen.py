@@ -11,8 +11,8 @@ from __future__ import annotations
 from compiler.interp.pycode import Emitter, if_lines
 from compiler.linearization import block_unknowns, residual_rows
 from compiler.system import (
-    AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, IfStatement,
-    LinearBlock, MixedBlock, NewtonBlock, WhenStatement, WhileStatement)
+    AlgorithmBlock, AssignStatement, Assertion, Assignment, BreakStatement, CallStatement,
+    IfStatement, LinearBlock, MixedBlock, NewtonBlock, WhenStatement, WhileStatement)
 from compiler.system_text import block_place, describe_loop
 
 SPARSE_SIZE = 60   # linear blocks at least this large are assembled as sparse matrices
@@ -109,6 +109,10 @@ class BlockCode:
             return [f"if {self.expression(active)}:"] + self._indented(item.body)
         if kind is BreakStatement:
             return ["break"]
+        if kind is CallStatement:   # made for its effects: its results are dropped
+            call = item.call
+            arguments = ", ".join(self.expression(arg) for arg in call.args)
+            return [f"{self.functions[call.function]}({arguments})"]
         if kind is Assertion:
             return [f"if not {self.expression(item.condition)}:",
                     f"    _assertion_failed({self.expression(item.message)}, {item.level!r}, "

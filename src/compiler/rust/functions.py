@@ -123,6 +123,15 @@ class RustFunctions:
     def call_text(self, writer, node) -> str:
         """One result of a call in model code: the call itself goes to the writer's lines
         (once per call and arguments), its results into a local."""
+        results = self.call_results(writer, node)
+        if node.output >= len(results):
+            raise EmitError(f"{node.function}() has no result number {node.output + 1}",
+                            self.functions[node.function].span)
+        return results[node.output]
+
+    def call_results(self, writer, node) -> list[str]:
+        """The texts of the results of a call in model code, made by a call the writer's
+        lines get (once per call and arguments)."""
         callee = self.functions.get(node.function)
         if callee is None:
             raise EmitError(f"unknown function {node.function}()")
@@ -142,10 +151,7 @@ class RustFunctions:
             count = len(callee.outputs)
             results = [local] if count == 1 else [f"{local}.{k}" for k in range(count)]
             writer.calls[key] = results
-        if node.output >= len(results):
-            raise EmitError(f"{callee.name}() has no result number {node.output + 1}",
-                            callee.span)
-        return results[node.output]
+        return results
 
 
 def _modelica_type(type_: str) -> str:

@@ -229,10 +229,12 @@ def _experiment(structure, infos, settings, location):
                  single and single.start_time, 0.0)
     stop = pick(settings.stop_time, experiment and experiment.stop_time,
                 single and single.stop_time, start + DEFAULT_STOP_TIME)
-    if not stop > start:
-        raise PlanError(f"stop time {stop:g} is not after start time {start:g}", location)
+    if not stop >= start:
+        raise PlanError(f"stop time {stop:g} is before start time {start:g}", location)
     step = pick(settings.step_size, experiment and experiment.step_size,
                 single and single.step_size, (stop - start) / DEFAULT_STEPS)
+    if stop == start and not step > 0:
+        step = 1.0   # a run that only initializes (StopTime = StartTime) takes no step
     if not step > 0:
         raise PlanError(f"step size {step:g} is not positive", location)
     tolerance = pick(settings.tolerance, experiment and experiment.tolerance,
