@@ -128,18 +128,25 @@ class FunctionTable:
     def _compile(self, name: str) -> None:
         if name in self.compiled:
             return
-        self.compiled.add(name)
-        function = self.declared[name]
-        if function.external is not None:
-            raise SimulationError(f"external function {name} is not supported by the "
-                                  "reference interpreter", function.span)
-        translator = _Translator(self)
-        body = translator.function_body(function)
-        params = ", ".join(python_name(item.name) for item in function.inputs)
-        self.namespace[self.python_names[name]] = compile_function(
-            self.python_names[name], params, body, self.namespace, shared=True)
-        for callee in translator.callees:
-            self._compile(callee)
+        self.compiled.add(name)   # before its callees: it may call itself
+        try:
+            function = self.declared[name]
+            if function.external is not None:
+                raise SimulationError(f"external function {name} is not supported by the "
+                                      "reference interpreter", function.span)
+            translator = _Translator(self)
+            body = translator.function_body(function)
+            params = ", ".join(python_name(item.name) for item in function.inputs)
+            self.namespace[self.python_names[name]] = compile_function(
+                self.python_names[name], params, body, self.namespace, shared=True)
+            for callee in translator.callees:
+                self._compile(callee)
+        except SimulationError:
+            # neither it nor a caller compiled meanwhile may stay half there: a later call
+            # would meet an undefined name instead of this error
+            self.compiled.discard(name)
+            self.namespace.pop(self.python_names[name], None)
+            raise
 
 
 class _Translator:
