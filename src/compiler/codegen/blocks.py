@@ -599,12 +599,16 @@ def assertion_lines(item: Assertion, writer, spelling: LogSpelling = C_LOG,
     error = item.level == "error"
     status, category = ("Error", "logStatusError") if error else ("Warning", "logStatusWarning")
     head = f"{where + ': ' if where else ''}assertion {'failed' if error else 'warning'} at t = "
+    # the message's locals are declared inside the if: later statements must not reuse them
+    temps, calls = dict(writer.temps), dict(writer.calls)
     log = spelling.log(status, category, [head, TIME, ": ", item.message], writer)
+    message_lines = writer.take_lines()
+    writer.temps, writer.calls = temps, calls
     failed = [log, f"return {spelling.status('Error')};"] if error else [log]
     if deferrable:
         failed = spelling.deferred(failed)
     return condition_lines + [writer.if_open(f"!({condition})")] + \
-        [INDENT + line for line in writer.take_lines() + failed] + ["}"]
+        [INDENT + line for line in message_lines + failed] + ["}"]
 
 
 def termination_lines(item: Termination, writer, flag: bool,
