@@ -47,6 +47,8 @@ ISSUE_14 = (
     "Modelica.Mechanics.MultiBody.Examples.Elementary.Pendulum",
     "Modelica.Mechanics.MultiBody.Examples.Elementary.DoublePendulum",
     "Modelica.Mechanics.MultiBody.Examples.Loops.Fourbar1",
+    "Modelica.Media.Examples.SimpleLiquidWater",
+    "Modelica.Fluid.Examples.Tanks.ThreeTanks",
 )
 
 pytestmark = pytest.mark.slow
