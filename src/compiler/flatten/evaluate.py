@@ -147,6 +147,11 @@ def call_function(name: str, args: list, ctx) -> tuple:
                            f"{error.message}") from None
     except (ArithmeticError, ValueError, TypeError, IndexError) as error:
         raise NotEvaluable(f"{name}() failed while flattening: {error}") from None
+    except NameError as error:
+        # a gap of the interpreter's translation (a name its Python does not define): the
+        # generated C computes the call instead of flattening stopping with a traceback
+        raise NotEvaluable(f"{name}() cannot be evaluated while flattening: the reference "
+                           f"interpreter's translation of it is incomplete ({error})") from None
     return tuple(_from_python(result, output.type, ctx)
                  for result, output in zip(results, ctx.functions[name].outputs))
 
