@@ -49,6 +49,7 @@ ISSUE_14 = (
     "Modelica.Mechanics.MultiBody.Examples.Loops.Fourbar1",
     "Modelica.Media.Examples.SimpleLiquidWater",
     "Modelica.Fluid.Examples.Tanks.ThreeTanks",
+    "Modelica.Fluid.Examples.DrumBoiler.DrumBoiler",
 )
 
 pytestmark = pytest.mark.slow
