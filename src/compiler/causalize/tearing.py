@@ -14,11 +14,14 @@ controls them, and physical coefficients such as a resistance stay away from zer
 reads other time-varying variables is never divided by: such a variable may well pass
 through zero (``P = v * i`` with a sine voltage ``v``, 0 at the start), so the equation is
 left as a residual and the division never happens. Nor is a coefficient of parameters that
-is 0 at their values (a rod's length along an axis it does not extend in).
+is 0 at their values (a rod's length along an axis it does not extend in), nor one that is
+0 in a branch of an if-expression: an if-equation whose branches read different unknowns
+(a tank port: ``p = ...`` while the level is above it, ``m_flow = 0`` when it is not) has
+no value for an unknown in the branches that do not read it.
 """
 from __future__ import annotations
 
-from compiler.symbolic import affine_form, solve_for
+from compiler.symbolic import Op, affine_form, is_const, solve_for
 
 SAFE, BY_UNKNOWNS = 0, 1  # how safe the division of a solved equation is, best first
 
@@ -85,9 +88,26 @@ def _solution(residual, name: str, block, varying, vanishes):
     if value is None:
         return None
     coefficient = affine_form(residual, (name,))[0][name]
+    if _zero_in_a_branch(coefficient):
+        return None
     read = coefficient.variables() & varying
     if not read:
         if vanishes is not None and coefficient.variables() and vanishes(coefficient):
             return None
         return SAFE, value
     return (BY_UNKNOWNS, value) if read <= block else None
+
+
+def _zero_in_a_branch(coefficient) -> bool:
+    """Whether an if-expression makes ``coefficient`` 0 for some value of its conditions."""
+    if is_const(coefficient, 0):
+        return True
+    if type(coefficient) is not Op:
+        return False
+    if coefficient.op == "if":
+        return any(_zero_in_a_branch(branch) for branch in coefficient.args[1:])
+    if coefficient.op in ("neg", "*"):
+        return any(_zero_in_a_branch(factor) for factor in coefficient.args)
+    if coefficient.op == "/":
+        return _zero_in_a_branch(coefficient.args[0])
+    return False
