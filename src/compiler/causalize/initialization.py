@@ -25,6 +25,7 @@ from compiler.causalize.statements import map_algorithm, without_inactive_whens
 from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
 from compiler.symbolic.transform import replace_nodes
 
+_STATE_WANTED = ("prefer", "always")   # the stateSelect values that ask for a state
 _DEFAULT = {"Real": 0.0, "Integer": 0, "Boolean": False, "String": ""}
 
 
@@ -69,8 +70,8 @@ def initialization_blocks(dae: Dae) -> list:
 
 
 def _state_starts(dae: Dae, equations: list, unknowns: list, match, algorithms) -> list:
-    """``x = start`` for the fewest states that leave an initialization under-determined (as
-    other tools complete it), states with a start value given before those without.
+    """``x = start`` for the fewest states (or variables that ask to be one) that leave an
+    initialization under-determined (as other tools complete it), see ``_start_candidates``.
 
     A maximum matching of the model's equations is extended by augmenting paths from
     candidate start equations: one that augments it determines an unknown nothing else
@@ -83,9 +84,7 @@ def _state_starts(dae: Dae, equations: list, unknowns: list, match, algorithms) 
     if all(k >= 0 for k in equation_of):
         return []
     table = dae.table()
-    fixed = {name for name in dae.states if table[name].fixed}
-    candidates = sorted((name for name in dae.states if name in index and name not in fixed),
-                        key=lambda name: table[name].start is None)
+    candidates = [name for name in _start_candidates(dae, table) if name in index]
     added = []
     for name in candidates:
         if _augment(index[name], incidence, unknown_of, equation_of):
@@ -96,6 +95,21 @@ def _state_starts(dae: Dae, equations: list, unknowns: list, match, algorithms) 
         if all(k >= 0 for k in equation_of):
             break
     return added
+
+
+def _start_candidates(dae: Dae, table: dict) -> list[str]:
+    """The variables whose start value may complete an under-determined initialization, the
+    most wanted first: the states, and the variables whose stateSelect asks for a state and
+    that give a start value (a tank's level with ``start = level_start`` where index reduction
+    made its mass the state: other tools start from that level too); those with a start value
+    before those without, and among them the ones that ask for a state first."""
+    states = [name for name in dae.states if not table[name].fixed]
+    chosen = set(states)
+    wanting = [item.name for item in dae.variables
+               if item.kind == CONTINUOUS and not item.fixed and item.start is not None
+               and item.state_select in _STATE_WANTED and item.name not in chosen]
+    return sorted(states + wanting, key=lambda name: (
+        table[name].start is None, table[name].state_select not in _STATE_WANTED))
 
 
 def _augment(unknown: int, incidence: list, unknown_of: list, equation_of: list) -> bool:
