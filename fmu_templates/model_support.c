@@ -266,6 +266,10 @@ static bool converged(size_t n, const double *x, const double *step, double fact
     return true;
 }
 
+static bool small_residual(size_t n, const double *x, double norm) {
+    return norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x));
+}
+
 /* How Newton's iteration ended, when no evaluation failed */
 typedef enum { NewtonConverged, NewtonStalled, NewtonSingular } NewtonEnd;
 
@@ -299,6 +303,7 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
     double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
     double *weight = work + 4 * n, *jacobian = work + 5 * n;
     double norm_trial = 0.0;
+    bool singular = false;   /* whether a step came from a singular Jacobian */
     *end = NewtonConverged;
     CHECK(residual_norm(m, system, x, r, false, norm));
     for (int iteration = 0; iteration < NEWTON_MAX_ITERATIONS; iteration++) {
@@ -307,11 +312,22 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
                                : differences(m, system, x, r, r_trial, jacobian));
         residual_weights(n, jacobian, x, weight);
         if (dense_lu_factor(n, jacobian, pivot)) {
-            *end = NewtonSingular;
-            return StatusOK;
+            /* a singular Jacobian whose equations agree (a pipe between two closed tank ports
+             * fixes the difference of its end pressures, not their level): the step that
+             * leaves the undetermined unknowns where they are */
+            CHECK(system->jacobian ? system->jacobian(m, jacobian)
+                                   : differences(m, system, x, r, r_trial, jacobian));
+            for (size_t k = 0; k < n; k++) trial[k] = -r[k];
+            const double scale = 1.0 + largest(n, r) + largest(n * n, jacobian) * largest(n, x);
+            if (!solve_singular(n, jacobian, trial, step, r_trial, pivot, scale)) {
+                *end = NewtonSingular;
+                return StatusOK;
+            }
+            singular = true;
+        } else {
+            for (size_t k = 0; k < n; k++) step[k] = -r[k];
+            dense_lu_solve(n, jacobian, pivot, step);
         }
-        for (size_t k = 0; k < n; k++) step[k] = -r[k];
-        dense_lu_solve(n, jacobian, pivot, step);
         const double merit = weighted_norm(n, r, weight);
         double factor = 1.0;
         for (;;) {
@@ -325,10 +341,13 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         memcpy(x, trial, n * sizeof(double));
         memcpy(r, r_trial, n * sizeof(double));
         *norm = norm_trial;
-        if (converged(n, x, step, factor)) return StatusOK;
+        /* steps of a singular Jacobian also stop at a least-squares point: only a small
+         * residual counts there */
+        if (converged(n, x, step, factor) && (!singular || small_residual(n, x, *norm)))
+            return StatusOK;
     }
     if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, norm)); /* back to x */
-    if (!(*norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x)))) *end = NewtonStalled;
+    if (!small_residual(n, x, *norm)) *end = singular ? NewtonSingular : NewtonStalled;
     return StatusOK;
 }
 
