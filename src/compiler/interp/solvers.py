@@ -94,6 +94,10 @@ def _near_solution(matrix, rhs, guess):
     return guess + dx
 
 
+def _small_residual(norm, x) -> bool:
+    return norm <= RESIDUAL_TOLERANCE * (1.0 + float(np.max(np.abs(x))))
+
+
 def newton(v, slots, residual, jacobian, describe):
     """Solve ``residual(v) = 0`` for ``v[slots]`` starting from their current values.
 
@@ -106,6 +110,7 @@ def newton(v, slots, residual, jacobian, describe):
     x = np.array([float(v[s]) for s in slots])
     r = _residual(v, slots, x, residual, describe)
     norm = float(np.max(np.abs(r))) if len(r) else 0.0
+    singular = False   # whether a step came from a singular Jacobian
     for _ in range(NEWTON_MAX_ITERATIONS):
         if norm == 0.0:
             return
@@ -115,8 +120,13 @@ def newton(v, slots, residual, jacobian, describe):
         try:
             step = np.linalg.solve(matrix, -r)
         except np.linalg.LinAlgError:
-            raise SimulationError(f"singular Jacobian in Newton iteration of {describe()} "
-                                  f"at {_values(x)}") from None
+            # equations that agree leave the unknowns they do not determine in place (as
+            # newton_iterate in model_support.c does)
+            step = _near_solution(np.asarray(matrix, dtype=float), -r, np.zeros(len(r)))
+            if step is None:
+                raise SimulationError(f"singular Jacobian in Newton iteration of {describe()} "
+                                      f"at {_values(x)}") from None
+            singular = True
         merit = _weighted_norm(r, weight)
         factor = 1.0
         while True:
@@ -130,9 +140,10 @@ def newton(v, slots, residual, jacobian, describe):
         if not math.isfinite(norm_trial):
             break
         x, r, norm = trial, r_trial, norm_trial
-        if np.all(np.abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + np.abs(x))):
+        if np.all(np.abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + np.abs(x))) and \
+                (not singular or _small_residual(norm, x)):
             return
-    if norm <= RESIDUAL_TOLERANCE * (1.0 + float(np.max(np.abs(x)))):
+    if _small_residual(norm, x):
         return
     raise SimulationError(f"Newton iteration did not converge in {describe()} (residual "
                           f"{norm:.3g} at {_values(x)})")
