@@ -341,8 +341,8 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         memcpy(x, trial, n * sizeof(double));
         memcpy(r, r_trial, n * sizeof(double));
         *norm = norm_trial;
-        /* steps of a singular Jacobian also stop at a least-squares point: only a small
-         * residual counts there */
+        /* after steps of a singular Jacobian, whose left-over equations hold only within the
+         * consistency tolerance, a small step counts only with a small residual */
         if (converged(n, x, step, factor) && (!singular || small_residual(n, x, *norm)))
             return StatusOK;
     }

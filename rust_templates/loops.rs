@@ -193,6 +193,10 @@ fn converged(x: &[f64], step: &[f64], factor: f64) -> bool {
     x.iter().zip(step).all(|(x, step)| (factor * step).abs() <= NEWTON_TOLERANCE * (1.0 + x.abs()))
 }
 
+fn small_residual(x: &[f64], norm: f64) -> bool {
+    norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(x))
+}
+
 /// How Newton's iteration ended, when no evaluation failed
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum NewtonEnd {
@@ -236,6 +240,7 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
     let mut jacobian = vec![0.0; n * n];
     let mut pivot = vec![0usize; n];
     let mut norm_trial = 0.0;
+    let mut singular = false; // whether a step came from a singular Jacobian
     *end = NewtonEnd::Converged;
     check!(residual_norm(m, system, x, &mut r, false, norm));
     for _ in 0..NEWTON_MAX_ITERATIONS {
@@ -248,13 +253,28 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         }
         residual_weights(n, &jacobian, x, &mut weight);
         if lu_factor(n, &mut jacobian, &mut pivot) != 0 {
-            *end = NewtonEnd::Singular;
-            return Status::Ok;
+            // a singular Jacobian whose equations agree (a pipe between two closed tank ports
+            // fixes the difference of its end pressures, not their level): the step that
+            // leaves the undetermined unknowns where they are
+            match system.jacobian {
+                Some(evaluate) => check!(evaluate(m, &mut jacobian)),
+                None => check!(differences(m, system, x, &r, &mut r_trial, &mut jacobian)),
+            }
+            for k in 0..n {
+                trial[k] = -r[k];
+            }
+            let scale = 1.0 + largest(&r) + largest(&jacobian) * largest(x);
+            if !solve_singular(n, &mut jacobian, &mut trial, &mut step, scale) {
+                *end = NewtonEnd::Singular;
+                return Status::Ok;
+            }
+            singular = true;
+        } else {
+            for k in 0..n {
+                step[k] = -r[k];
+            }
+            lu_solve(n, &jacobian, &pivot, &mut step);
         }
-        for k in 0..n {
-            step[k] = -r[k];
-        }
-        lu_solve(n, &jacobian, &pivot, &mut step);
         let merit = weighted_norm(&r, &weight);
         let mut factor = 1.0;
         loop {
@@ -276,15 +296,17 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         x.copy_from_slice(&trial);
         r.copy_from_slice(&r_trial);
         *norm = norm_trial;
-        if converged(x, &step, factor) {
+        // after steps of a singular Jacobian, whose left-over equations hold only within the
+        // consistency tolerance, a small step counts only with a small residual
+        if converged(x, &step, factor) && (!singular || small_residual(x, *norm)) {
             return Status::Ok;
         }
     }
     if !norm_trial.is_finite() {
         check!(residual_norm(m, system, x, &mut r, false, norm)); // back to x
     }
-    if !(*norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(x))) {
-        *end = NewtonEnd::Stalled;
+    if !small_residual(x, *norm) {
+        *end = if singular { NewtonEnd::Singular } else { NewtonEnd::Stalled };
     }
     Status::Ok
 }

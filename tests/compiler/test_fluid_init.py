@@ -11,16 +11,23 @@ the analytic solution.
   initialization started from a mass of 0 (AST_BatchPlant's OneTank).
 - A singular Jacobian whose equations agree (a pipe between two closed ports fixes the
   difference of its end pressures only) takes the Newton step that leaves the undetermined
-  unknowns in place (TanksWithOverflow, ControlledTanks).
+  unknowns in place (TanksWithOverflow, ControlledTanks), in the C runtime, the Rust one and
+  the interpreter.
 """
 from __future__ import annotations
 
+import csv
 import math
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from fmpy import simulate_fmu
+
+from compiler.api import flatten_model
+from compiler.rust.build import find_rustc
+from compiler.rust.compile import rust_from_flat
 
 MODELS = Path(__file__).parent / "msl_models" / "FluidInit.mo"
 KINDS = ("CoSimulation", "ModelExchange")
@@ -116,3 +123,21 @@ def test_the_interpreter_solves_the_pipe_between_closed_ports(fmus):
     assert result.at("m_flow", 0.2) == pytest.approx(0.0, abs=1e-12)
     assert result.at("pa", 0.2) - result.at("pb", 0.2) == pytest.approx(-0.5, abs=1e-12)
     assert result.at("m_flow", 1.0) == pytest.approx(0.7 + 0.7 ** 3, abs=1e-12)
+
+
+@pytest.mark.skipif(find_rustc() is None, reason="no rustc: install it to test the Rust backend")
+def test_the_rust_runtime_solves_the_pipe_between_closed_ports(tmp_path):
+    program = rust_from_flat(flatten_model(MODELS, "FluidInit.ClosedPipe"), "program", tmp_path)
+    output = tmp_path / "closed_pipe.csv"
+    subprocess.run([str(program), "--stop", "1", "--step", "0.25", "-o", str(output)],
+                   check=True, capture_output=True, text=True)
+    with output.open() as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == 5
+    for row in rows:
+        pa, pb, m_flow = (float(row[f"FluidInit_ClosedPipe.{name}"])
+                          for name in ("pa", "pb", "m_flow"))
+        if float(row["time"]) < 0.5:
+            assert (m_flow, pa - pb) == pytest.approx((0.0, -0.5), abs=1e-12)
+        else:
+            assert (pa, pb, m_flow) == pytest.approx((1.2, 1.0, 0.7 + 0.7 ** 3), abs=1e-12)
