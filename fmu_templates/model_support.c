@@ -323,10 +323,14 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         dense_lu_solve(n, jacobian, pivot, step);
         const double merit = weighted_norm(n, r, weight);
         double factor = 1.0;
+        bool improved = false;
         for (;;) {
             for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
             CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
-            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) break;
+            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) {
+                improved = true;
+                break;
+            }
             if (factor < MIN_DAMPING) break;
             factor *= 0.5;
         }
@@ -334,7 +338,14 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         memcpy(x, trial, n * sizeof(double));
         memcpy(r, r_trial, n * sizeof(double));
         *norm = norm_trial;
-        if (converged(n, x, step, factor)) return StatusOK;
+        /* A step the line search cut to a millionth is small without x being near a solution:
+         * then only a full step this small converges, else the iteration has stalled (it
+         * returned a pressure loop's values 5 % off its solution as converged). A scalar loop
+         * keeps its point there: where its branch vanishes, the integrator's step control
+         * finds the jump to the next one (bracket_root) from it. */
+        const bool cut = !improved && n > 1;
+        if (converged(n, x, step, cut ? 1.0 : factor)) return StatusOK;
+        if (cut) break;
     }
     if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, norm)); /* back to x */
     if (!(*norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x)))) *end = NewtonStalled;
@@ -425,7 +436,7 @@ Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double 
         }
         CHECK(residual_norm(m, system, x, work, false, &norm)); /* the model back at x */
     }
-    if (!system->jacobian) {
+    if (!system->jacobian && system->n > 1) {
         bool solved;
         CHECK(newton_central(m, system, x, work, pivot, &norm, &solved));
         if (solved) return StatusOK;
