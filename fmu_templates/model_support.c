@@ -339,13 +339,12 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         memcpy(r, r_trial, n * sizeof(double));
         *norm = norm_trial;
         /* A step the line search cut to a millionth is small without x being near a solution:
-         * then only a full step this small converges, else the iteration has stalled (it
-         * returned a pressure loop's values 5 % off its solution as converged). A scalar loop
+         * then only a full step this small converges (it returned a pressure loop's values 5 %
+         * off its solution as converged); the iteration goes on from there. A scalar loop
          * keeps its point there: where its branch vanishes, the integrator's step control
          * finds the jump to the next one (bracket_root) from it. */
         const bool cut = !improved && n > 1;
         if (converged(n, x, step, cut ? 1.0 : factor)) return StatusOK;
-        if (cut) break;
     }
     if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, norm)); /* back to x */
     if (!(*norm <= RESIDUAL_TOLERANCE * (1.0 + max_norm(n, x)))) *end = NewtonStalled;

@@ -294,9 +294,6 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         if converged(x, &step, if cut { 1.0 } else { factor }) {
             return Status::Ok;
         }
-        if cut {
-            break;
-        }
     }
     if !norm_trial.is_finite() {
         check!(residual_norm(m, system, x, &mut r, false, norm)); // back to x

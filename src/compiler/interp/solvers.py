@@ -135,8 +135,6 @@ def newton(v, slots, residual, jacobian, describe):
         if np.all(np.abs((factor if improved else 1.0) * step) <=
                   NEWTON_TOLERANCE * (1.0 + np.abs(x))):
             return
-        if not improved:
-            break
     if norm <= RESIDUAL_TOLERANCE * (1.0 + float(np.max(np.abs(x)))):
         return
     raise SimulationError(f"Newton iteration did not converge in {describe()} (residual "
