@@ -237,9 +237,10 @@ static Status residual_norm(ModelData *m, const NewtonSystem *system, const doub
     return trial || status <= StatusWarning ? StatusOK : status;
 }
 
-/* Forward differences of r at x (r holds r(x)); leaves the model at x again. */
+/* Forward differences of r at x (r holds r(x)), or central ones when back_r (n doubles) is
+ * given; leaves the model at x again. */
 static Status differences(ModelData *m, const NewtonSystem *system, double *x, const double *r,
-                          double *shifted_r, double *jacobian) {
+                          double *shifted_r, double *back_r, double *jacobian) {
     const size_t n = system->n;
     double norm;
     for (size_t j = 0; j < n; j++) {
@@ -247,7 +248,13 @@ static Status differences(ModelData *m, const NewtonSystem *system, double *x, c
         const double h = DIFFERENCE_STEP * fmax(1.0, fabs(saved));
         x[j] = saved + h;
         CHECK(residual_norm(m, system, x, shifted_r, false, &norm));
-        for (size_t i = 0; i < n; i++) jacobian[i * n + j] = (shifted_r[i] - r[i]) / h;
+        if (back_r) {
+            x[j] = saved - h;
+            CHECK(residual_norm(m, system, x, back_r, false, &norm));
+            for (size_t i = 0; i < n; i++) jacobian[i * n + j] = (shifted_r[i] - back_r[i]) / (2.0 * h);
+        } else {
+            for (size_t i = 0; i < n; i++) jacobian[i * n + j] = (shifted_r[i] - r[i]) / h;
+        }
         x[j] = saved;
     }
     return residual_norm(m, system, x, shifted_r, false, &norm);
@@ -274,7 +281,8 @@ static bool small_residual(size_t n, const double *x, double norm) {
 typedef enum { NewtonConverged, NewtonStalled, NewtonSingular } NewtonEnd;
 
 /* Newton's iteration from x; *norm ends as the residual norm at x. Returns the failure of an
- * evaluation, else StatusOK with *end telling whether it converged. */
+ * evaluation, else StatusOK with *end telling whether it converged. `central`: the Jacobian
+ * by central differences (where the system has no Jacobian of its own). */
 /* Row weights of the residuals for the line search: 1 / max_j |J_ij| w_j, with w_j = |x_j|
  * (1 where x_j = 0), so that each residual counts by how much its variables move it. An
  * equation in 1/tau with tau ~ 1e-5 (a lightning impulse's time constants) otherwise
@@ -298,10 +306,10 @@ static double weighted_norm(size_t n, const double *r, const double *weight) {
 }
 
 static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x, double *work,
-                             size_t *pivot, double *norm, NewtonEnd *end) {
+                             size_t *pivot, double *norm, NewtonEnd *end, bool central) {
     const size_t n = system->n;
     double *r = work, *step = work + n, *trial = work + 2 * n, *r_trial = work + 3 * n;
-    double *weight = work + 4 * n, *jacobian = work + 5 * n;
+    double *weight = work + 4 * n, *back = work + 5 * n, *jacobian = work + 7 * n;
     double norm_trial = 0.0;
     bool singular = false;   /* whether a step came from a singular Jacobian */
     *end = NewtonConverged;
@@ -309,14 +317,15 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
     for (int iteration = 0; iteration < NEWTON_MAX_ITERATIONS; iteration++) {
         if (*norm == 0.0) return StatusOK;
         CHECK(system->jacobian ? system->jacobian(m, jacobian)
-                               : differences(m, system, x, r, r_trial, jacobian));
+                               : differences(m, system, x, r, r_trial, central ? back : NULL,
+                                             jacobian));
         residual_weights(n, jacobian, x, weight);
         if (dense_lu_factor(n, jacobian, pivot)) {
             /* a singular Jacobian whose equations agree (a pipe between two closed tank ports
              * fixes the difference of its end pressures, not their level): the step that
              * leaves the undetermined unknowns where they are */
             CHECK(system->jacobian ? system->jacobian(m, jacobian)
-                                   : differences(m, system, x, r, r_trial, jacobian));
+                                   : differences(m, system, x, r, r_trial, central ? back : NULL, jacobian));
             for (size_t k = 0; k < n; k++) trial[k] = -r[k];
             const double scale = 1.0 + largest(n, r) + largest(n * n, jacobian) * largest(n, x);
             if (!solve_singular(n, jacobian, trial, step, r_trial, pivot, scale)) {
@@ -330,10 +339,14 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         }
         const double merit = weighted_norm(n, r, weight);
         double factor = 1.0;
+        bool improved = false;
         for (;;) {
             for (size_t k = 0; k < n; k++) trial[k] = x[k] + factor * step[k];
             CHECK(residual_norm(m, system, trial, r_trial, true, &norm_trial));
-            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) break;
+            if (isfinite(norm_trial) && weighted_norm(n, r_trial, weight) < merit) {
+                improved = true;
+                break;
+            }
             if (factor < MIN_DAMPING) break;
             factor *= 0.5;
         }
@@ -341,9 +354,15 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
         memcpy(x, trial, n * sizeof(double));
         memcpy(r, r_trial, n * sizeof(double));
         *norm = norm_trial;
-        /* after steps of a singular Jacobian, whose left-over equations hold only within the
-         * consistency tolerance, a small step counts only with a small residual */
-        if (converged(n, x, step, factor) && (!singular || small_residual(n, x, *norm)))
+        /* A step the line search cut to a millionth is small without x being near a solution:
+         * then only a full step this small converges (it returned a pressure loop's values 5 %
+         * off its solution as converged); the iteration goes on from there. A scalar loop
+         * keeps its point there: where its branch vanishes, the integrator's step control
+         * finds the jump to the next one (bracket_root) from it. After steps of a singular
+         * Jacobian, whose left-over equations hold only within the consistency tolerance, a
+         * small step counts only with a small residual. */
+        const bool cut = !improved && n > 1;
+        if (converged(n, x, step, cut ? 1.0 : factor) && (!singular || small_residual(n, x, *norm)))
             return StatusOK;
     }
     if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, norm)); /* back to x */
@@ -394,22 +413,51 @@ static bool bracket_root(ModelData *m, const NewtonSystem *system, double *x) {
     return true;
 }
 
+/* Newton again from the guess `start`, with central differences: their error is of second
+ * order in the step where that of forward ones is of first. A loop through a pipe's friction
+ * law (the mass flow rate of a pressure difference of a few Pa, between pressures of 1e5 Pa)
+ * is so curved at the step's scale that the forward-difference Jacobian sends Newton astray
+ * when the guess is far, as after an event (a tank's level passing a port). Returns StatusOK
+ * with x the solution, or StatusOK with *solved false and x, the model and *norm back at the
+ * point the first iteration ended at (`failed`). */
+static Status newton_central(ModelData *m, const NewtonSystem *system, double *x, double *work,
+                             size_t *pivot, double *norm, bool *solved) {
+    const size_t n = system->n;
+    double *start = work + 6 * n, central_norm;
+    NewtonEnd end;
+    for (size_t k = 0; k < n; k++) { /* x <-> start: x from the guess, start keeps the end */
+        const double t = x[k];
+        x[k] = start[k], start[k] = t;
+    }
+    CHECK(newton_iterate(m, system, x, work, pivot, &central_norm, &end, true));
+    *solved = end == NewtonConverged;
+    if (*solved) return StatusOK;
+    memcpy(x, start, n * sizeof(double));
+    return residual_norm(m, system, x, work, false, norm);
+}
+
 Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work, size_t *pivot) {
     double norm;
     NewtonEnd end;
-    CHECK(newton_iterate(m, system, x, work, pivot, &norm, &end));
+    memcpy(work + 6 * system->n, x, system->n * sizeof(double)); /* the guess, for a retry */
+    CHECK(newton_iterate(m, system, x, work, pivot, &norm, &end, false));
     if (end == NewtonConverged) return StatusOK;
     if (system->n == 1) {
         /* Newton again from the sign change: it converges there, or the change is a jump */
         double polished = x[0], polished_norm;
         NewtonEnd polished_end = NewtonStalled;
         if (bracket_root(m, system, &polished))
-            CHECK(newton_iterate(m, system, &polished, work, pivot, &polished_norm, &polished_end));
+            CHECK(newton_iterate(m, system, &polished, work, pivot, &polished_norm, &polished_end, false));
         if (polished_end == NewtonConverged) {
             x[0] = polished;
             return StatusOK;
         }
         CHECK(residual_norm(m, system, x, work, false, &norm)); /* the model back at x */
+    }
+    if (!system->jacobian && system->n > 1) {
+        bool solved;
+        CHECK(newton_central(m, system, x, work, pivot, &norm, &solved));
+        if (solved) return StatusOK;
     }
     return newton_failure(m, system, end == NewtonSingular ? "met a singular Jacobian" : "did not converge", norm);
 }

@@ -126,8 +126,8 @@ typedef struct {
 } NewtonSystem;
 
 /* Newton's method with step halving from the guess x, which ends as the solution; on
- * success the model's variables hold the solution. `work` holds 5 n + n n doubles. */
-#define NEWTON_WORK_SIZE(n) (5 * (n) + (n) * (n))
+ * success the model's variables hold the solution. `work` holds 7 n + n n doubles. */
+#define NEWTON_WORK_SIZE(n) (7 * (n) + (n) * (n))
 Status solve_newton(ModelData *m, const NewtonSystem *system, double *x, double *work,
                     size_t *pivot);
 

@@ -172,17 +172,27 @@ fn residual_norm(m: &mut ModelData, system: &NewtonSystem, x: &[f64], r: &mut [f
     }
 }
 
-/// Forward differences of r at x (r holds r(x)); leaves the model at x again.
-fn differences(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], r: &[f64], shifted: &mut [f64], jacobian: &mut [f64]) -> Status {
+/// Forward differences of r at x (r holds r(x)), or central ones when `central`; leaves the
+/// model at x again.
+fn differences(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], r: &[f64], shifted: &mut [f64], jacobian: &mut [f64], central: bool) -> Status {
     let n = system.n;
     let mut norm = 0.0;
+    let mut back = vec![0.0; if central { n } else { 0 }];
     for j in 0..n {
         let saved = x[j];
         let h = DIFFERENCE_STEP * 1f64.max(saved.abs());
         x[j] = saved + h;
         check!(residual_norm(m, system, x, shifted, false, &mut norm));
-        for i in 0..n {
-            jacobian[i * n + j] = (shifted[i] - r[i]) / h;
+        if central {
+            x[j] = saved - h;
+            check!(residual_norm(m, system, x, &mut back, false, &mut norm));
+            for i in 0..n {
+                jacobian[i * n + j] = (shifted[i] - back[i]) / (2.0 * h);
+            }
+        } else {
+            for i in 0..n {
+                jacobian[i * n + j] = (shifted[i] - r[i]) / h;
+            }
         }
         x[j] = saved;
     }
@@ -234,7 +244,7 @@ fn weighted_norm(r: &[f64], weight: &[f64]) -> f64 {
 
 /// Newton's iteration from x; *norm ends as the residual norm at x. Returns the failure of an
 /// evaluation, else Ok with `end` telling whether it converged.
-fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm: &mut f64, end: &mut NewtonEnd) -> Status {
+fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm: &mut f64, end: &mut NewtonEnd, central: bool) -> Status {
     let n = system.n;
     let (mut r, mut step, mut trial, mut r_trial, mut weight) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let mut jacobian = vec![0.0; n * n];
@@ -249,7 +259,7 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         }
         match system.jacobian {
             Some(evaluate) => check!(evaluate(m, &mut jacobian)),
-            None => check!(differences(m, system, x, &r, &mut r_trial, &mut jacobian)),
+            None => check!(differences(m, system, x, &r, &mut r_trial, &mut jacobian, central)),
         }
         residual_weights(n, &jacobian, x, &mut weight);
         if lu_factor(n, &mut jacobian, &mut pivot) != 0 {
@@ -258,7 +268,7 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
             // leaves the undetermined unknowns where they are
             match system.jacobian {
                 Some(evaluate) => check!(evaluate(m, &mut jacobian)),
-                None => check!(differences(m, system, x, &r, &mut r_trial, &mut jacobian)),
+                None => check!(differences(m, system, x, &r, &mut r_trial, &mut jacobian, central)),
             }
             for k in 0..n {
                 trial[k] = -r[k];
@@ -277,12 +287,14 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         }
         let merit = weighted_norm(&r, &weight);
         let mut factor = 1.0;
+        let mut improved = false;
         loop {
             for k in 0..n {
                 trial[k] = x[k] + factor * step[k];
             }
             check!(residual_norm(m, system, &trial, &mut r_trial, true, &mut norm_trial));
             if norm_trial.is_finite() && weighted_norm(&r_trial, &weight) < merit {
+                improved = true;
                 break;
             }
             if factor < MIN_DAMPING {
@@ -296,9 +308,11 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         x.copy_from_slice(&trial);
         r.copy_from_slice(&r_trial);
         *norm = norm_trial;
-        // after steps of a singular Jacobian, whose left-over equations hold only within the
-        // consistency tolerance, a small step counts only with a small residual
-        if converged(x, &step, factor) && (!singular || small_residual(x, *norm)) {
+        // as in model_support.c: a step of a loop of several unknowns cut to a millionth
+        // converges only if the full one would; after steps of a singular Jacobian a small
+        // step counts only with a small residual
+        let cut = !improved && n > 1;
+        if converged(x, &step, if cut { 1.0 } else { factor }) && (!singular || small_residual(x, *norm)) {
             return Status::Ok;
         }
     }
@@ -381,7 +395,8 @@ fn bracket_root(m: &mut ModelData, system: &NewtonSystem, x: &mut f64) -> bool {
 pub fn solve_newton(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64]) -> Status {
     let mut norm = 0.0;
     let mut end = NewtonEnd::Converged;
-    check!(newton_iterate(m, system, x, &mut norm, &mut end));
+    let guess = x.to_vec();
+    check!(newton_iterate(m, system, x, &mut norm, &mut end, false));
     if end == NewtonEnd::Converged {
         return Status::Ok;
     }
@@ -391,13 +406,25 @@ pub fn solve_newton(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64]) -> 
         let mut polished_norm = 0.0;
         let mut polished_end = NewtonEnd::Stalled;
         if bracket_root(m, system, &mut polished[0]) {
-            check!(newton_iterate(m, system, &mut polished, &mut polished_norm, &mut polished_end));
+            check!(newton_iterate(m, system, &mut polished, &mut polished_norm, &mut polished_end, false));
         }
         if polished_end == NewtonEnd::Converged {
             x[0] = polished[0];
             return Status::Ok;
         }
         let mut r = [0.0];
+        check!(residual_norm(m, system, x, &mut r, false, &mut norm)); // the model back at x
+    }
+    if system.jacobian.is_none() && system.n > 1 {
+        // as in model_support.c: again from the guess with central differences
+        let mut central = guess;
+        let (mut central_norm, mut central_end) = (0.0, NewtonEnd::Stalled);
+        check!(newton_iterate(m, system, &mut central, &mut central_norm, &mut central_end, true));
+        if central_end == NewtonEnd::Converged {
+            x.copy_from_slice(&central);
+            return Status::Ok;
+        }
+        let mut r = vec![0.0; system.n];
         check!(residual_norm(m, system, x, &mut r, false, &mut norm)); // the model back at x
     }
     let status = failure(m);

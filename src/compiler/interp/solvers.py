@@ -133,14 +133,18 @@ def newton(v, slots, residual, jacobian, describe):
             trial = x + factor * step
             r_trial = _residual(v, slots, trial, residual, describe, trial=True)
             norm_trial = float(np.max(np.abs(r_trial)))
-            if (math.isfinite(norm_trial) and _weighted_norm(r_trial, weight) < merit) or \
-                    factor < MIN_DAMPING:
+            improved = math.isfinite(norm_trial) and _weighted_norm(r_trial, weight) < merit
+            if improved or factor < MIN_DAMPING:
                 break
             factor *= 0.5
         if not math.isfinite(norm_trial):
             break
         x, r, norm = trial, r_trial, norm_trial
-        if np.all(np.abs(factor * step) <= NEWTON_TOLERANCE * (1.0 + np.abs(x))) and \
+        # a step cut to a millionth converges only if the full one would (model_support.c;
+        # scalar loops, solved apart, keep their point there); after steps of a singular
+        # Jacobian a small step counts only with a small residual
+        if np.all(np.abs((factor if improved else 1.0) * step) <=
+                  NEWTON_TOLERANCE * (1.0 + np.abs(x))) and \
                 (not singular or _small_residual(norm, x)):
             return
     if _small_residual(norm, x):

@@ -89,7 +89,7 @@ def _token(interface: ModelInterface, body: str) -> str:
 
 
 def _file_text(system: System, model: str) -> str:
-    # on one line: each line of a //! comment must start with //!
+    # a description string may span lines: the comment may not
     description = f": {' '.join(system.description.split())}" if system.description else ""
     head = [
         f"//! {system.name}{description}",

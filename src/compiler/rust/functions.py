@@ -112,7 +112,8 @@ class RustFunctions:
             locals_[item.name] = _Local(rust_name, item.type)
         lines += body.statements(function.algorithm)
         lines.append(body.result())
-        description = f": {function.description}" if function.description else ""
+        description = f": {' '.join(function.description.split())}" if function.description \
+            else ""
         place = source_place(function.span)
         return "\n".join([
             f"/// {function.name}{description}{f' ({place})' if place else ''}",
