@@ -50,6 +50,7 @@ ISSUE_14 = (
     "Modelica.Media.Examples.SimpleLiquidWater",
     "Modelica.Fluid.Examples.Tanks.ThreeTanks",
     "Modelica.Fluid.Examples.DrumBoiler.DrumBoiler",
+    "Modelica.Fluid.Examples.HeatingSystem",
 )
 
 pytestmark = pytest.mark.slow
