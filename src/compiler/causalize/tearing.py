@@ -61,8 +61,9 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=froz
 
 def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solutions,
               vanishes, by_unknowns):
-    """The first equation with one open unknown whose solution is safe, else the first whose
-    solution divides only by unknowns of the block; None if neither."""
+    """The first equation with one open unknown whose solution is safe, else (with
+    ``by_unknowns``) the first whose solution divides only by unknowns of the block; None if
+    neither."""
     best = None
     for k in sorted(remaining):
         left = occurs[k] & open_unknowns
