@@ -242,6 +242,9 @@ class Variable:
     if-equation condition, component condition): it must not change after compilation.
     ``final`` marks a variable declared or modified ``final``, ``evaluate`` one annotated
     ``Evaluate = true``: a code generator may fold such parameters into constants.
+    ``start_confidence`` ranks the start value among those of variables made equal by
+    connections, lowest first (MLS 8.6.2): the level its modifier is written at (1 at the
+    top), then the best level through the bindings of a start that is just a parameter.
     """
     name: str
     type: str
@@ -263,6 +266,7 @@ class Variable:
     span: Optional[Span] = _span()
     final: bool = False
     evaluate: bool = False
+    start_confidence: tuple[int, ...] = field(default=(), compare=False)
 
 
 # -------------------------------------------------------------------------------- functions

@@ -51,6 +51,7 @@ ISSUE_14 = (
     "Modelica.Fluid.Examples.Tanks.ThreeTanks",
     "Modelica.Fluid.Examples.DrumBoiler.DrumBoiler",
     "Modelica.Fluid.Examples.AST_BatchPlant.Test.TanksWithEmptyingPipe1",
+    "Modelica.Fluid.Examples.HeatingSystem",
 )
 
 pytestmark = pytest.mark.slow

@@ -1,8 +1,9 @@
 """Alias elimination: ``a = b``, ``a = -b`` and ``a = p`` (p a parameter expression) removed.
 
 Input: a ``Dae``. Output: a ``Dae`` with one representative per alias set, its start value
-merged from the set (a fixed start wins; two different fixed starts are an error), the
-eliminated variables in ``aliases`` and substituted everywhere, derivatives included.
+merged from the set (a fixed start wins; two different fixed starts are an error; else the
+start of the highest confidence, MLS 8.6.2), the eliminated variables in ``aliases`` and
+substituted everywhere, derivatives included.
 """
 from __future__ import annotations
 
@@ -231,8 +232,9 @@ def _merged(root, member, sign: int):
                 f"equations) with different fixed start values ({member.start} and "
                 f"{root.start})", member.span)
         changes.update(start=start, fixed=True)
-    elif root.start is None and start is not None:
-        changes["start"] = start
+    elif start is not None and not (root.fixed and root.start is not None) and (
+            root.start is None or _more_confident(member, root)):
+        changes.update(start=start, start_confidence=member.start_confidence)
     ranks = {_SELECT_RANK.get(item.state_select, 2): item.state_select for item in (root, member)}
     if len(ranks) > 1:
         # never ("do not use as state at all", MLS 4.9.7) binds the whole set only when every
@@ -243,6 +245,14 @@ def _merged(root, member, sign: int):
     if strongest != root.state_select:
         changes["state_select"] = strongest
     return replace(root, **changes) if changes else root
+
+
+def _more_confident(member, root) -> bool:
+    """Whether ``member``'s start value ranks before ``root``'s (MLS 8.6.2: set at a higher
+    level, or tied there and a parameter given at a higher level); unknown ranks keep
+    ``root``'s."""
+    return bool(member.start_confidence) and bool(root.start_confidence) and \
+        member.start_confidence < root.start_confidence
 
 
 def _move_derivative(name, root, sign, value, table, variables, replacements) -> None:

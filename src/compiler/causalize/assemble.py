@@ -139,19 +139,27 @@ def _known_flag(expr, parameters: dict, depth: int = 0):
     return None
 
 
+def _reads(item, expr):
+    """The variables an assignment's or residual's value depends on: those with a non-zero
+    partial, or, where the partials are not given (a user function without derivative),
+    every variable it reads (else the integrator's Jacobian misses these columns)."""
+    return [name for name, _ in item.partials] if item.has_partials else expr.variables()
+
+
 def jacobian_pattern(blocks, states) -> tuple[tuple[int, ...], ...]:
     """For each state j, the ascending k whose derivative der(states[k]) depends on it."""
     depends: dict[str, frozenset] = {name: frozenset((j,)) for j, name in enumerate(states)}
     empty = frozenset()
     for block in blocks:
         if type(block) is Assignment:
-            reads = [name for name, _ in block.partials]
+            reads = _reads(block, block.value)
             depends[block.var] = empty.union(*(depends.get(name, empty) for name in reads))
             continue
         if type(block) is LinearBlock:
-            reads = {name for item in block.equations for name, _ in item.partials}
+            reads = {name for item in block.equations for name in _reads(item, item.expr)}
         elif type(block) is NewtonBlock:
-            reads = {name for item in block.residuals + block.inner for name, _ in item.partials}
+            reads = {name for item in block.residuals for name in _reads(item, item.expr)} | \
+                {name for item in block.inner for name in _reads(item, item.value)}
         else:
             reads = inputs(block)
         combined = empty.union(*(depends.get(name, empty) for name in reads))

@@ -36,13 +36,15 @@ def solve_reciprocal(residual, name: str):
 class BlockBuilder:
     """Makes blocks; ``differentiable`` are the names partials are taken for, ``guessed``
     those with a start value (tearing prefers them); ``vanishes`` tests whether an expression
-    of parameters is 0 (tearing does not divide by it)."""
+    of parameters is 0 (tearing does not divide by it); ``by_unknowns``: whether tearing may
+    divide by an expression of a loop's unknowns."""
 
     def __init__(self, differentiable, types: dict, assignment_partials: bool = True,
-                 calls=None, guessed=frozenset(), vanishes=None):
+                 calls=None, guessed=frozenset(), vanishes=None, by_unknowns: bool = True):
         self.differentiable = differentiable
         self.guessed = guessed
         self.vanishes = vanishes
+        self.by_unknowns = by_unknowns
         self.types = types
         self.memo: dict = {}
         self.assignment_partials = assignment_partials  # also for assignments outside loops
@@ -116,7 +118,7 @@ class BlockBuilder:
 
     def newton(self, equations, residuals, unknowns) -> NewtonBlock:
         tears, inner, left = tear(residuals, unknowns, self.differentiable, self.guessed,
-                                   self.vanishes)
+                                   self.vanishes, self.by_unknowns)
         assignments = tuple(self.assignment(name, value, equations[k])
                             for k, name, value in inner)
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)

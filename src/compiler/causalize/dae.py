@@ -27,7 +27,8 @@ def _span():
 @node
 class DaeVariable:
     """A scalar variable; ``declaration`` is its flat declaration (None for derivatives and
-    hidden variables), ``derivative_of`` names x for the variable der(x)."""
+    hidden variables), ``derivative_of`` names x for the variable der(x);
+    ``start_confidence`` ranks ``start`` (``flat.Variable.start_confidence``)."""
     name: str
     type: str
     kind: str
@@ -39,6 +40,7 @@ class DaeVariable:
     hidden: bool = False
     declaration: object = field(default=None, compare=False, repr=False)
     span: Optional[Span] = _span()
+    start_confidence: tuple = field(default=(), compare=False, repr=False)
 
 
 @node

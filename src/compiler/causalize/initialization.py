@@ -61,7 +61,7 @@ def initialization_blocks(dae: Dae) -> list:
                            assignment_partials=False, calls=function_derivatives(dae),
                            guessed={name for name, item in init_table.items()
                                     if item.start is not None},
-                           vanishes=vanishing_test(dae))
+                           vanishes=vanishing_test(dae), by_unknowns=False)
     spans = {name: item.span for name, item in init_table.items()}
     match = lambda equation, index: matchable(equation, init_table, index, True)  # noqa: E731
     equations += _state_starts(dae, equations, unknowns, match, algorithms)

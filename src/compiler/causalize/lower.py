@@ -218,7 +218,8 @@ class _Lowering:
         binding = self._attribute(item.binding, item)
         fixed = item.fixed if item.fixed is not None else kind in (PARAMETER, CONSTANT)
         return DaeVariable(item.name, item.type, kind, start, fixed, binding,
-                           item.state_select, declaration=item, span=item.span)
+                           item.state_select, declaration=item, span=item.span,
+                           start_confidence=item.start_confidence)
 
     def _attribute(self, expr, item):
         if expr is None:

@@ -17,7 +17,10 @@ left as a residual and the division never happens. Nor is a coefficient of param
 is 0 at their values (a rod's length along an axis it does not extend in), nor one that is
 0 in a branch of an if-expression: an if-equation whose branches read different unknowns
 (a tank port: ``p = ...`` while the level is above it, ``m_flow = 0`` when it is not) has
-no value for an unknown in the branches that do not read it.
+no value for an unknown in the branches that do not read it. The initialization divides by
+no unknown at all (``by_unknowns`` false): it iterates from start values, far from the
+solution, through which a flow's velocity may pass, and a residual torn through
+``p := (W - v A dp') / (v A)`` is scaled by 1 / v, so Newton crawls where v is small.
 """
 from __future__ import annotations
 
@@ -27,12 +30,13 @@ SAFE, BY_UNKNOWNS = 0, 1  # how safe the division of a solved equation is, best 
 
 
 def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=frozenset(),
-         vanishes=None):
+         vanishes=None, by_unknowns: bool = True):
     """``(tears, inner, left)``: tear names, ``(k, name, value)`` assignments in order, and the
     indices of the residuals left over (as many as tears). ``varying``: the names of the
     variables that change in time (the block's unknowns among them or not); ``guessed``: the
     names of those with a start value; ``vanishes``: whether an expression of parameters is 0
-    at their values."""
+    at their values; ``by_unknowns``: whether a coefficient reading unknowns of the block may
+    be divided by."""
     block = set(unknowns)
     open_unknowns = set(unknowns)
     occurs = [residual.variables() & block for residual in residuals]
@@ -41,7 +45,7 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=froz
     tears, inner = [], []
     while open_unknowns:
         step = _solvable(residuals, occurs, remaining, open_unknowns, block, set(varying),
-                         solutions, vanishes)
+                         solutions, vanishes, by_unknowns)
         if step is not None:
             k, name, value = step
             inner.append(step)
@@ -59,9 +63,10 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=froz
 
 
 def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solutions,
-              vanishes):
-    """The first equation with one open unknown whose solution is safe, else the first whose
-    solution divides only by unknowns of the block; None if neither."""
+              vanishes, by_unknowns):
+    """The first equation with one open unknown whose solution is safe, else (with
+    ``by_unknowns``) the first whose solution divides only by unknowns of the block; None if
+    neither."""
     best = None
     for k in sorted(remaining):
         left = occurs[k] & open_unknowns
@@ -76,7 +81,7 @@ def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solut
         level, value = found
         if level == SAFE:
             return k, name, value
-        if best is None:
+        if best is None and by_unknowns:
             best = (k, name, value)
     return best
 

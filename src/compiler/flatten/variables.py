@@ -44,9 +44,10 @@ def flat_variable(record, ctx, when_assigned: bool) -> flat.Variable:
         if binding is not None and not is_parameter_expression(binding, ctx):
             raise FlattenError(f"the binding of {declared} '{record.name}' must be a parameter "
                                "expression", record.mod.binding.expr.span)
+    start = attribute_value(record, "start")
     return flat.Variable(
         record.name, record.type, variability, causality, binding,
-        start=real(attribute_value(record, "start")),
+        start=real(start),
         fixed=_evaluated(record, "fixed", bool, ctx),
         nominal=real(attribute_value(record, "nominal")),
         min=real(attribute_value(record, "min")),
@@ -60,7 +61,38 @@ def flat_variable(record, ctx, when_assigned: bool) -> flat.Variable:
         description=record.decl.description,
         span=record.span,
         final=record.mod is not None and record.mod.final,
-        evaluate=_annotated_evaluate(record.decl.annotation))
+        evaluate=_annotated_evaluate(record.decl.annotation),
+        start_confidence=_start_confidence(record, start, ctx))
+
+
+def _start_confidence(record, start, ctx) -> tuple[int, ...]:
+    """``(level, tie-breaker)`` of a start value (``flat.Variable.start_confidence``): the
+    level of the instance its modifier is written in, and the best level through the
+    bindings of parameters when it is just one (``m_flow(start = m_flow_start)`` with
+    ``m_flow_start`` given at the top); () without a start value."""
+    if start is None:
+        return ()
+    level = _modifier_level(record.mod.args["start"])
+    best, seen = level, set()
+    while type(start) is flat.Var and start.name not in seen:
+        seen.add(start.name)
+        parameter = ctx.variables.get(start.name)
+        if parameter is None or parameter.variability not in ("parameter", "constant") or \
+                parameter.mod is None or parameter.mod.binding is None:
+            break
+        best = min(best, _modifier_level(parameter.mod))
+        try:
+            start = variable_binding(parameter)
+        except FlattenError:
+            break
+    return level, best
+
+
+def _modifier_level(mod) -> int:
+    """1 for a modifier written in the top model, 2 one component down, and so on."""
+    instance = getattr(mod.binding.env, "instance", None)
+    path = getattr(instance, "path", "")
+    return 1 + (path.count(".") + 1 if path else 0)
 
 
 def _annotated_evaluate(annotation) -> bool:
