@@ -13,7 +13,11 @@ events, is still refused.
 An initial equation that reads no unknown of the initialization (a pipe volume's
 ``p = p_start`` where alias elimination made p the parameter pressure of the boundary it is
 connected to: NonCircularPipes) determines nothing: it is checked once the model has
-initialized, which runs when it holds and fails, naming both sides, when it does not."""
+initialized, which runs when it holds and fails, naming both sides, when it does not.
+
+A function's for-loop over ``i`` beside a protected ``Integer i`` (IF97's viscosity and
+conductivity) declares its own C variable: the protected one is still there after the loop,
+and compiles without an unused-variable warning when nothing else reads it."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -137,3 +141,11 @@ def test_the_interpreter_checks_the_redundant_initial_equation_too():
     with pytest.raises(CompilerError, match="does not hold: its sides are 2 and 3"):
         simulate_model(MODELS, "FluidPhase.RedundantStart", stop=1.0, environ={},
                        parameters={"p_start": 3})
+
+
+# ---------------------------------------------------------- a loop index shadowing a variable
+def test_a_loop_index_shadows_a_protected_variable_of_the_same_name(fmus):
+    fmu = fmus.build(MODELS, "FluidPhase.ShadowedIndex")   # (gcc's warnings are errors)
+    result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["a", "b"])
+    np.testing.assert_allclose(result["a"], 6 * result["time"], rtol=1e-15)
+    np.testing.assert_allclose(result["b"], 6 * result["time"] + 10, rtol=1e-15)

@@ -80,4 +80,34 @@ package FluidPhase "Integer results of functions inside algebraic loops (issue 1
     p = p_boundary;
     der(m) = p - m;
   end RedundantStart;
+
+  function loopSum "a protected i beside a loop over i, never read itself (as IF97's viscosity)"
+    input Real x;
+    output Real y;
+  protected
+    Integer i "unused: the loop has its own i";
+  algorithm
+    y := 0;
+    for i in 1:3 loop
+      y := y + i*x;
+    end for;
+  end loopSum;
+
+  function loopSumAfter "the protected i read after a loop over i"
+    input Real x;
+    output Real y;
+  protected
+    Integer i = 10;
+  algorithm
+    y := 0;
+    for i in 1:3 loop
+      y := y + i*x;
+    end for;
+    y := y + i;
+  end loopSumAfter;
+
+  model ShadowedIndex
+    Real a = loopSum(time);
+    Real b = loopSumAfter(time);
+  end ShadowedIndex;
 end FluidPhase;
