@@ -50,6 +50,8 @@ ISSUE_14 = (
     "Modelica.Media.Examples.SimpleLiquidWater",
     "Modelica.Fluid.Examples.Tanks.ThreeTanks",
     "Modelica.Fluid.Examples.DrumBoiler.DrumBoiler",
+    "Modelica.Fluid.Examples.InverseParameterization",
+    "Modelica.Fluid.Examples.NonCircularPipes",
 )
 
 pytestmark = pytest.mark.slow
