@@ -33,6 +33,7 @@ from scipy.optimize import brentq
 from compiler.causalize_api import causalize_model
 from compiler.errors import CompilerError
 from compiler.system import MixedBlock, NewtonBlock
+from tests.compiler.rust_cases import RUST_TEST_MARKS
 
 MODELS = Path(__file__).parent / "msl_models" / "FluidPhase.mo"
 STOP = 3.0
@@ -149,3 +150,30 @@ def test_a_loop_index_shadows_a_protected_variable_of_the_same_name(fmus):
     result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["a", "b"])
     np.testing.assert_allclose(result["a"], 6 * result["time"], rtol=1e-15)
     np.testing.assert_allclose(result["b"], 6 * result["time"] + 10, rtol=1e-15)
+
+
+def _rust(test):
+    """``test`` with the marks of the Rust tests (skipped without rustc)."""
+    for mark in RUST_TEST_MARKS:
+        test = mark(test)
+    return test
+
+
+@_rust
+@pytest.mark.parametrize("model", ["ShadowedIndex", "PhaseLoop"])
+def test_the_rust_backend_agrees(model, tmp_path):
+    from compiler.api import flatten_model
+    from compiler.rust.compile import rust_from_flat
+    fmu = rust_from_flat(flatten_model(MODELS, f"FluidPhase.{model}", environ={}), "fmu",
+                         tmp_path / f"{model}.fmu")
+    if model == "ShadowedIndex":
+        result = simulate_fmu(str(fmu), stop_time=1.0, output_interval=0.25, output=["a", "b"])
+        np.testing.assert_allclose(result["b"] - result["a"], 10, rtol=1e-15)
+        np.testing.assert_allclose(result["a"], 6 * result["time"], rtol=1e-15)
+        return
+    result = simulate_fmu(str(fmu), stop_time=STOP, output_interval=STOP / 60,
+                          relative_tolerance=1e-10, output=["s.h", "m", "s.phase"])
+    for row in result:
+        h, m = solution(row["time"])
+        assert row["m"] == pytest.approx(m, rel=1e-8)
+        assert row["s.phase"] == phase_of(h)
