@@ -52,6 +52,8 @@ ISSUE_14 = (
     "Modelica.Fluid.Examples.DrumBoiler.DrumBoiler",
     "Modelica.Fluid.Examples.AST_BatchPlant.Test.TanksWithEmptyingPipe1",
     "Modelica.Fluid.Examples.HeatingSystem",
+    "Modelica.Fluid.Examples.InverseParameterization",
+    "Modelica.Fluid.Examples.NonCircularPipes",
 )
 
 pytestmark = pytest.mark.slow

@@ -33,6 +33,15 @@ def solve_reciprocal(residual, name: str):
     return None if value is None else div(ONE, value)
 
 
+def alone_value(equation, name: str):
+    """The other side of ``equation`` when ``name`` stands alone on one side and the other
+    does not read it; else None."""
+    for side, other in ((equation.lhs, equation.rhs), (equation.rhs, equation.lhs)):
+        if type(side) is Var and side.name == name and name not in other.variables():
+            return other
+    return None
+
+
 class BlockBuilder:
     """Makes blocks; ``differentiable`` are the names partials are taken for, ``guessed``
     those with a start value (tearing prefers them); ``vanishes`` tests whether an expression
@@ -52,20 +61,23 @@ class BlockBuilder:
 
     def block(self, equations: list, unknowns: list[str]):
         """The block of a component with continuous unknowns only (loops through discrete
-        ones are mixed blocks: ``compiler.causalize.mixed``)."""
+        ones are mixed blocks: ``compiler.causalize.mixed``), but for Integer and Boolean
+        unknowns each alone on one side of its equation (the ``equations[k]`` of
+        ``unknowns[k]``): those are assignments inside the loop's solution."""
         if len(equations) == 1:
             return self.single(equations[0], unknowns[0])
         residuals = [equation.residual for equation in equations]
+        valued = {name: (k, alone_value(equations[k], name)) for k, name in enumerate(unknowns)
+                  if self.types.get(name, REAL) != REAL}
         forms = [affine_form(residual, set(unknowns)) for residual in residuals]
-        if all(form is not None for form in forms):
+        if not valued and all(form is not None for form in forms):
             return self.linear(equations, residuals, forms, unknowns)
-        return self.newton(equations, residuals, unknowns)
+        return self.newton(equations, residuals, unknowns, valued)
 
     def single(self, equation, name: str):
-        lhs, rhs = equation.lhs, equation.rhs
-        for side, other in ((lhs, rhs), (rhs, lhs)):
-            if type(side) is Var and side.name == name and name not in other.variables():
-                return self.assignment(name, other, equation, self.assignment_partials)
+        value = alone_value(equation, name)
+        if value is not None:
+            return self.assignment(name, value, equation, self.assignment_partials)
         if self.types.get(name, REAL) != REAL:
             raise CausalizeError(f"cannot solve this equation for the {self.types[name]} "
                                  f"variable '{name}' (write it as '{name} = ...')",
@@ -116,9 +128,9 @@ class BlockBuilder:
                      for residual, equation in zip(residuals, equations))
         return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
 
-    def newton(self, equations, residuals, unknowns) -> NewtonBlock:
+    def newton(self, equations, residuals, unknowns, valued=None) -> NewtonBlock:
         tears, inner, left = tear(residuals, unknowns, self.differentiable, self.guessed,
-                                   self.vanishes, self.by_unknowns)
+                                   self.vanishes, self.by_unknowns, valued or {})
         assignments = tuple(self.assignment(name, value, equations[k])
                             for k, name, value in inner)
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)

@@ -8,7 +8,9 @@ the expression they delay),
 the initial equations, ``v = start`` for continuous variables with ``fixed = true``, and
 ``pre(v) = start`` for discrete variables (unless initial equations decide them). Algorithm
 sections run without the when-statements that cannot fire at initialization.
-Over- and under-determined initialization is an error naming the variables.
+Over- and under-determined initialization is an error naming the variables, but for initial
+equations that read no unknown: those are checked once the initialization has run
+(``compiler.causalize.redundant``).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from compiler.causalize.blocks import BlockBuilder
 from compiler.causalize.dae import (
     CONSTANT, CONTINUOUS, DISCRETE, PARAMETER, Dae, DaeEquation, function_derivatives)
 from compiler.causalize.partition import is_latch, matchable
+from compiler.causalize.redundant import check_block, without_redundant
 from compiler.causalize.matching import maximum_matching
 from compiler.causalize.sort import sorted_blocks
 from compiler.causalize.start import vanishing_test
@@ -51,10 +54,11 @@ def initialization_blocks(dae: Dae) -> list:
         initial += [_held(name, rewrite(value), table[name].type, block.span)
                     for name, value in held]
     algorithms += [map_algorithm(block, rewrite) for block in dae.initial_algorithms]
+    unknowns, init_table = _unknowns(dae, table, rewrite.pre_names)
+    initial, redundant = without_redundant(initial, unknowns)
     equations += initial
     equations += _fixed_starts(dae)
     equations += _pre_starts(table, rewrite.pre_names, mentioned)
-    unknowns, init_table = _unknowns(dae, table, rewrite.pre_names)
     differentiable = {name for name, item in init_table.items()
                       if item.kind == CONTINUOUS and item.type == "Real"}
     builder = BlockBuilder(differentiable, {name: item.type for name, item in init_table.items()},
@@ -65,8 +69,9 @@ def initialization_blocks(dae: Dae) -> list:
     spans = {name: item.span for name, item in init_table.items()}
     match = lambda equation, index: matchable(equation, init_table, index, True)  # noqa: E731
     equations += _state_starts(dae, equations, unknowns, match, algorithms)
-    return sorted_blocks(equations, unknowns, match, builder, spans, "initialization",
-                         algorithms)
+    blocks = sorted_blocks(equations, unknowns, match, builder, spans, "initialization",
+                           algorithms)
+    return blocks + [check_block(redundant)] if redundant else blocks
 
 
 def _state_starts(dae: Dae, equations: list, unknowns: list, match, algorithms) -> list:

@@ -8,6 +8,9 @@ unknown that occurs in the most remaining equations, of several such one with a 
 (the guess Newton starts from: a joint angle's 0 rather than a rotation matrix entry's 0
 that no angle gives).
 
+An Integer or Boolean unknown of the loop (``valued``) is computed only from its own equation,
+once what that reads is known, and is never torn: Newton iterates on Real values.
+
 Solving ``c * x + b = 0`` for ``x`` divides by ``c``. A coefficient of parameters and
 constants is safe; one that reads unknowns of the block is taken next (the iteration
 controls them, and physical coefficients such as a resistance stay away from zero); one that
@@ -30,13 +33,15 @@ SAFE, BY_UNKNOWNS = 0, 1  # how safe the division of a solved equation is, best 
 
 
 def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=frozenset(),
-         vanishes=None, by_unknowns: bool = True):
+         vanishes=None, by_unknowns: bool = True, valued=None):
     """``(tears, inner, left)``: tear names, ``(k, name, value)`` assignments in order, and the
     indices of the residuals left over (as many as tears). ``varying``: the names of the
     variables that change in time (the block's unknowns among them or not); ``guessed``: the
     names of those with a start value; ``vanishes``: whether an expression of parameters is 0
     at their values; ``by_unknowns``: whether a coefficient reading unknowns of the block may
-    be divided by."""
+    be divided by; ``valued``: ``name: (k, value)`` for the unknowns residual ``k`` defines
+    as ``name = value`` (see the module docstring)."""
+    valued = valued or {}
     block = set(unknowns)
     open_unknowns = set(unknowns)
     occurs = [residual.variables() & block for residual in residuals]
@@ -45,16 +50,17 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=froz
     tears, inner = [], []
     while open_unknowns:
         step = _solvable(residuals, occurs, remaining, open_unknowns, block, set(varying),
-                         solutions, vanishes, by_unknowns)
+                         solutions, vanishes, by_unknowns, valued)
         if step is not None:
             k, name, value = step
             inner.append(step)
             remaining.discard(k)
             open_unknowns.discard(name)
             continue
-        counts = {name: 0 for name in open_unknowns}
+        counts = {name: 0 for name in open_unknowns if name not in valued}
+        assert counts, "the valued unknowns of a loop must not depend on each other in a cycle"
         for k in remaining:
-            for name in occurs[k] & open_unknowns:
+            for name in occurs[k] & counts.keys():
                 counts[name] += 1
         chosen = max(sorted(counts), key=lambda name: (counts[name], name in guessed))
         tears.append(chosen)
@@ -63,16 +69,20 @@ def tear(residuals: list, unknowns: list[str], varying=frozenset(), guessed=froz
 
 
 def _solvable(residuals, occurs, remaining, open_unknowns, block, varying, solutions,
-              vanishes, by_unknowns):
+              vanishes, by_unknowns, valued):
     """The first equation with one open unknown whose solution is safe, else (with
     ``by_unknowns``) the first whose solution divides only by unknowns of the block; None if
-    neither."""
+    neither. A valued unknown comes from its own equation only."""
     best = None
     for k in sorted(remaining):
         left = occurs[k] & open_unknowns
         if len(left) != 1:
             continue
         (name,) = left
+        if name in valued:
+            if valued[name][0] == k:
+                return k, name, valued[name][1]
+            continue
         if (k, name) not in solutions:
             solutions[k, name] = _solution(residuals[k], name, block, varying, vanishes)
         found = solutions[k, name]

@@ -145,6 +145,7 @@ class BodyWriter:
         start, stop = _bare(self.expr(range_.start)), _bare(self.expr(range_.stop))
         step = self.expr(range_.step) if range_.step is not None else "1"
         pre = self.take()
+        shadowed = self.locals.get(item.index)   # a protected variable of the same name
         self.locals[item.index] = Local(index, "Integer")
         compare = "<=" if not step.startswith("-") else ">="
         advance = f"{index}++" if step == "1" else f"{index} += {_bare(step)}"
@@ -152,7 +153,10 @@ class BodyWriter:
         try:
             return pre + [head, *self.block(item.body), "}"]
         finally:
-            del self.locals[item.index]
+            if shadowed is None:
+                del self.locals[item.index]
+            else:
+                self.locals[item.index] = shadowed
 
     def _assert(self, item) -> list[str]:
         condition = self.expr(item.condition)

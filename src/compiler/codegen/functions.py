@@ -340,7 +340,9 @@ def _constructed_local(item: flat.FunctionVar, function: flat.Function, classes:
 
 def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:
     """The C names of protected variables the body never reads (only declares or assigns
-    them), which gcc would warn about."""
+    them), which gcc would warn about; a for-loop that declares its own variable of the same
+    name (``for i in 1:n`` beside a protected ``Integer i``: Media's IF97 viscosity) reads
+    that one, not the protected variable."""
     result = []
     for item in function.locals:
         if item.name not in locals_:
@@ -350,7 +352,17 @@ def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> 
         written = re.compile(rf"^(const size_t {name}_n\d+ = |[\w ]+\*?{name}(\[[^=]*\])?( = |;)|"
                              rf"for \(size_t \w+ = 0; \w+ < [^;]*; \w+\+\+\) {name}\[\w+\] = |"
                              rf"{name}(\[[^=]*\])? = )")
+        shadowing = re.compile(rf"^for \([\w ]+ {name} = ")
+        loop_indent = None   # the indentation of a loop that declares its own ``name``
         for line in lines:
+            indent = len(line) - len(line.lstrip())
+            if loop_indent is not None:
+                if indent == loop_indent and line.strip().startswith("}"):
+                    loop_indent = None
+                continue
+            if shadowing.match(line.strip()):
+                loop_indent = indent
+                continue
             text = _STRING_LITERAL.sub('""', line.strip())
             match = written.match(text)
             if use.search(text[match.end():] if match else text):

@@ -247,12 +247,16 @@ class _Body:
                 range_.step is not None:
             raise self.error("a for-loop over anything but an Integer range with step 1")
         index = self.code.identifier(item.index)
+        shadowed = self.locals.get(item.index)   # a protected variable of the same name
         self.locals[item.index] = _Local(index, INTEGER)
         try:
             return [f"for {index} in ({self.expr(range_.start, INTEGER)})..=({self.expr(range_.stop, INTEGER)}) {{",
                     *self.block(item.body), "}"]
         finally:
-            del self.locals[item.index]
+            if shadowed is None:
+                del self.locals[item.index]
+            else:
+                self.locals[item.index] = shadowed
 
     def _assert(self, item) -> list[str]:
         where = source_place(item.span)
