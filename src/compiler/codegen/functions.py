@@ -133,7 +133,7 @@ class FunctionCode:
             sizes = tuple(f"{name}_n{k + 1}" for k in range(len(item.dims)))
             locals_[item.name] = Local(name, item.type, sizes)
         lines = []
-        for item in function.outputs + function.locals:
+        for item in declaration_order(function):
             lines += self._declaration(writer, item, item in function.outputs)
         if function.external is not None:
             self.support = True
@@ -336,6 +336,26 @@ def _constructed_local(item: flat.FunctionVar, function: flat.Function, classes:
         return False
     return not any(type(node) is flat.Assign and type(node.target) is flat.Var and
                    node.target.name == item.name for node in nodes(function.algorithm))
+
+
+def declaration_order(function: flat.Function) -> list:
+    """The outputs and protected variables of ``function`` in an order where each one's sizes
+    and default read only inputs and those before it (an output's default may read a
+    protected variable declared after it, MLS 12.4.4), else in declaration order."""
+    import networkx
+    items = list(function.outputs + function.locals)
+    position = {item.name: k for k, item in enumerate(items)}
+    graph = networkx.DiGraph()
+    graph.add_nodes_from(position)
+    for item in items:
+        for node in nodes((item.dims, item.default)):
+            if type(node) is flat.Var and node.name in position and node.name != item.name:
+                graph.add_edge(node.name, item.name)
+    try:
+        order = networkx.lexicographical_topological_sort(graph, key=position.get)
+        return [items[position[name]] for name in order]
+    except networkx.NetworkXUnfeasible:
+        return items
 
 
 def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:

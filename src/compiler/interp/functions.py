@@ -155,6 +155,8 @@ class _Translator:
         self.callees: set = set()
 
     def function_body(self, function: flat.Function) -> list[str]:
+        self.function = function
+        self.known = {item.name for item in function.inputs + function.outputs + function.locals}
         lines = [f"{python_name(item.name)} = _input({python_name(item.name)})"
                  for item in function.inputs]
         for item in function.outputs + function.locals:
@@ -198,6 +200,7 @@ class _Translator:
                         f"{self.expr(range_.step) if range_.step else 'None'}, "
                         f"{self.expr(range_.stop)})" if type(range_) is flat.RangeExpr
                         else self.expr(range_))
+            self.known.add(item.index)
             return [f"for {python_name(item.index)} in {iterable}:"] + self._indented(item.body)
         if kind is flat.WhileStatement:
             return [f"while {self.expr(item.condition)}:"] + self._indented(item.body)
@@ -230,6 +233,9 @@ class _Translator:
         if kind is flat.EnumConst:
             return repr(node.ordinal)
         if kind is flat.Var:
+            if node.name not in self.known:
+                raise SimulationError(f"'{node.name}' is not a variable of function "
+                                      f"{self.function.name}", self.function.span)
             return python_name(node.name)
         if kind is flat.Index:
             return f"{self.expr(node.base)}[{', '.join(map(self._subscript, node.subscripts))}]"
