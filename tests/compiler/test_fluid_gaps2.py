@@ -8,7 +8,9 @@ equations; a function reading it computes the call itself (a function reads no v
 the model). Function bodies: size() of a constant table and size(A) as a whole, an output
 default that reads a protected variable declared after it, helper locals that never take the
 name of a variable declared later (``k2`` in Fluid's QuadraticTurbulent). Derivative functions
-generated for index reduction differentiate cat() (Media's setState_pTX)."""
+generated for index reduction differentiate cat() (Media's setState_pTX). The reference
+interpreter runs LAPACK's dgelsy (Polynomials.fitting's least squares) through scipy, so that
+flattening evaluates such constants."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -50,6 +52,26 @@ def test_the_function_reads_a_local_of_its_own_not_the_models_hidden_variables()
     assert hidden and read <= declared and not read & hidden
     (local,) = [item for item in value.locals if item.default is not None]
     assert type(local.default) is flat.Call and local.default.name == "FluidGaps2.doubled"
+
+
+# ------------------------------------------------------- LAPACK in the reference interpreter
+FIT_U, FIT_Y = [0.0, 1.0, 2.0, 3.0], [1.1, 2.9, 5.2, 6.8]
+
+
+def test_flattening_evaluates_a_constant_fitted_through_lapack_dgelsy():
+    # the reference interpreter runs the external "FORTRAN 77" dgelsy through scipy, so
+    # Line.p is a literal (the Vandermonde matrix is filled by a loop counting down 2:-1:1)
+    model = flatten_model(GAPS, "FluidGaps2.FittedConstant")
+    at = next(item for item in model.functions if item.name == "FluidGaps2.Line.at")
+    numbers = [node.value for node in _nodes(at.algorithm) if type(node) is flat.Const]
+    np.testing.assert_allclose(numbers, np.polyfit(FIT_U, FIT_Y, 1), rtol=1e-13)
+    assert not [variable for variable in model.variables if variable.name.startswith("$")]
+
+
+def test_the_fitted_constant_in_the_fmu(fmus):
+    result = run(fmus, "FittedConstant", ["y"])
+    np.testing.assert_allclose(result["y"], np.polyval(np.polyfit(FIT_U, FIT_Y, 1),
+                                                       result["time"]), rtol=1e-13)
 
 
 def _nodes(root):

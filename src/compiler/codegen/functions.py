@@ -23,6 +23,7 @@ from compiler.fmu.c_tables import c_string
 from compiler.fmu.interface import C_KEYWORDS
 from compiler.flatten.resources import resource_name
 from compiler.flatten.walk import nodes
+from compiler.function_order import declaration_order
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
 
@@ -336,26 +337,6 @@ def _constructed_local(item: flat.FunctionVar, function: flat.Function, classes:
         return False
     return not any(type(node) is flat.Assign and type(node.target) is flat.Var and
                    node.target.name == item.name for node in nodes(function.algorithm))
-
-
-def declaration_order(function: flat.Function) -> list:
-    """The outputs and protected variables of ``function`` in an order where each one's sizes
-    and default read only inputs and those before it (an output's default may read a
-    protected variable declared after it, MLS 12.4.4), else in declaration order."""
-    import networkx
-    items = list(function.outputs + function.locals)
-    position = {item.name: k for k, item in enumerate(items)}
-    graph = networkx.DiGraph()
-    graph.add_nodes_from(position)
-    for item in items:
-        for node in nodes((item.dims, item.default)):
-            if type(node) is flat.Var and node.name in position and node.name != item.name:
-                graph.add_edge(node.name, item.name)
-    try:
-        order = networkx.lexicographical_topological_sort(graph, key=position.get)
-        return [items[position[name]] for name in order]
-    except networkx.NetworkXUnfeasible:
-        return items
 
 
 def _unused_locals(function: flat.Function, locals_: dict, lines: list[str]) -> list[str]:

@@ -110,4 +110,51 @@ package FluidGaps2 "Constructs that stopped Modelica.Fluid examples (issue 14), 
     der(x) = v;
     completed({x, 0.25}) = sin(time);
   end DerivativeThroughCat;
+
+  function solveLeastSquares "LAPACK dgelsy: the minimum-norm least-squares solution of A x = b"
+    input Real A[:, :] "at least as many rows as columns";
+    input Real b[size(A, 1)];
+    output Real x[size(A, 1)] = b "the solution in its first size(A, 2) elements";
+    output Integer rank;
+    output Integer info;
+  protected
+    Real factors[size(A, 1), size(A, 2)] = A;
+    Integer pivots[size(A, 2)] = fill(0, size(A, 2));
+    Real work[4 * size(A, 1) + 4 * size(A, 2) + 1];
+  external "FORTRAN 77" dgelsy(size(A, 1), size(A, 2), 1, factors, size(A, 1), x, size(A, 1), pivots, 1e-12, rank, work, size(work, 1), info) annotation(Library = "lapack");
+  end solveLeastSquares;
+
+  function lineFit "Slope and offset of the least-squares line through the points (u, y)"
+    input Real u[:];
+    input Real y[size(u, 1)];
+    output Real p[2];
+  protected
+    Real V[size(u, 1), 2];
+    Real x[size(u, 1)];
+    Integer rank;
+    Integer info;
+  algorithm
+    for j in 2:-1:1 loop
+      for i in 1:size(u, 1) loop
+        V[i, j] := if j == 2 then 1 else u[i] * V[i, j + 1];
+      end for;
+    end for;
+    (x, rank, info) := solveLeastSquares(V, y);
+    p := x[1:2];
+  end lineFit;
+
+  package Line "A constant fitted by LAPACK, which flattening evaluates"
+    constant Real p[2] = lineFit({0.0, 1.0, 2.0, 3.0}, {1.1, 2.9, 5.2, 6.8});
+
+    function at
+      input Real u;
+      output Real y;
+    algorithm
+      y := p[1] * u + p[2];
+    end at;
+  end Line;
+
+  model FittedConstant
+    Real y = Line.at(time);
+  end FittedConstant;
 end FluidGaps2;
