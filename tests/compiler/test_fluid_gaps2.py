@@ -74,6 +74,25 @@ def test_the_fitted_constant_in_the_fmu(fmus):
                                                        result["time"]), rtol=1e-13)
 
 
+# ------------------------------------------------------------------- Jacobian pattern
+def test_the_jacobian_pattern_keeps_a_dependency_whose_partial_is_not_known():
+    # the integrator's finite differences run on this pattern: without the entry its Newton
+    # diverged (Fluid's RoomCO2WithControls crept on at steps of 1e-6 s)
+    from compiler.causalize import causalize
+    system = causalize(flatten_model(GAPS, "FluidGaps2.CoupledThroughExternal"))
+    x, y = system.states.index("x"), system.states.index("y")
+    assert x in system.jacobian_rows[y]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_stiff_coupling_through_an_external_function(fmus, kind):
+    # x + 1000 y = 1 and x - y = exp(-1001 t)
+    result = run(fmus, "CoupledThroughExternal", ["x", "y"], kind)
+    fast = np.exp(-1001 * result["time"])
+    np.testing.assert_allclose(result["y"], (1 - fast) / 1001, rtol=1e-4, atol=1e-10)
+    np.testing.assert_allclose(result["x"], (1 - fast) / 1001 + fast, rtol=1e-4, atol=1e-7)
+
+
 def _nodes(root):
     from compiler.flatten.walk import nodes
     return list(nodes(root))

@@ -139,19 +139,29 @@ def _known_flag(expr, parameters: dict, depth: int = 0):
     return None
 
 
+def _pattern_reads(item) -> list:
+    """The variables an Assignment or Residual depends on: those of its partials, or every
+    variable it reads where the partials are not given (a user function without derivative:
+    the finite differences then need the whole pattern)."""
+    if item.has_partials:
+        return [name for name, _ in item.partials]
+    return list((item.value if type(item) is Assignment else item.expr).variables())
+
+
 def jacobian_pattern(blocks, states) -> tuple[tuple[int, ...], ...]:
     """For each state j, the ascending k whose derivative der(states[k]) depends on it."""
     depends: dict[str, frozenset] = {name: frozenset((j,)) for j, name in enumerate(states)}
     empty = frozenset()
     for block in blocks:
         if type(block) is Assignment:
-            reads = [name for name, _ in block.partials]
+            reads = _pattern_reads(block)
             depends[block.var] = empty.union(*(depends.get(name, empty) for name in reads))
             continue
         if type(block) is LinearBlock:
-            reads = {name for item in block.equations for name, _ in item.partials}
+            reads = {name for item in block.equations for name in _pattern_reads(item)}
         elif type(block) is NewtonBlock:
-            reads = {name for item in block.residuals + block.inner for name, _ in item.partials}
+            reads = {name for item in block.residuals + block.inner
+                     for name in _pattern_reads(item)}
         else:
             reads = inputs(block)
         combined = empty.union(*(depends.get(name, empty) for name in reads))

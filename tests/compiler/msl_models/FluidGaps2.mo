@@ -157,4 +157,13 @@ package FluidGaps2 "Constructs that stopped Modelica.Fluid examples (issue 14), 
   model FittedConstant
     Real y = Line.at(time);
   end FittedConstant;
+
+  model CoupledThroughExternal
+    "der(x) reads y only through an external function, whose partials are not known"
+    Real x(start = 1, fixed = true);
+    Real y(start = 0, fixed = true);
+  equation
+    der(x) = -1000 * (x - twice(y) / 2);
+    der(y) = x - y;
+  end CoupledThroughExternal;
 end FluidGaps2;
