@@ -54,6 +54,20 @@ def test_the_function_reads_a_local_of_its_own_not_the_models_hidden_variables()
     assert type(local.default) is flat.Call and local.default.name == "FluidGaps2.doubled"
 
 
+def test_an_input_with_a_written_out_default_keeps_the_size_of_its_argument(fmus):
+    result = run(fmus, "DefaultedInput", ["a", "b", "c"])
+    t = result["time"]
+    np.testing.assert_allclose(result["a"], t + 100, rtol=1e-14)
+    np.testing.assert_allclose(result["b"], 7.75 * (1 + t), rtol=1e-14)
+    np.testing.assert_allclose(result["c"], t + 10, rtol=1e-14)
+    reference = fmus.reference(GAPS, "FluidGaps2.DefaultedInput", stop=1.0, interval=0.25)
+    np.testing.assert_allclose(reference["a"], reference.time + 100, rtol=1e-14)
+    # the flat function says so: its input is X[:], not X[2] from the default
+    model = flatten_model(GAPS, "FluidGaps2.DefaultedInput")
+    (function,) = [item for item in model.functions if item.name.endswith("sizeOfDefaulted")]
+    assert function.inputs[0].dims == (None,)
+
+
 # ------------------------------------------------------- LAPACK in the reference interpreter
 FIT_U, FIT_Y = [0.0, 1.0, 2.0, 3.0], [1.1, 2.9, 5.2, 6.8]
 

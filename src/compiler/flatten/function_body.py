@@ -145,7 +145,8 @@ class FunctionScope:
             default = None
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
-                dims = _sized_by(dims, default)
+                if decl.causality != "input":   # an input's size is its argument's
+                    dims = _sized_by(dims, default)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
             if decl.causality != "input" and None in dims:

@@ -166,4 +166,17 @@ package FluidGaps2 "Constructs that stopped Modelica.Fluid examples (issue 14), 
     der(x) = -1000 * (x - twice(y) / 2);
     der(y) = x - y;
   end CoupledThroughExternal;
+
+  function sizeOfDefaulted "An input whose default is written out keeps its argument's size"
+    input Real X[:] = {0.25, 0.75};
+    output Real s;
+  algorithm
+    s := if size(X, 1) == 2 then X[1] + 10 * X[2] else sum(X) + 100;
+  end sizeOfDefaulted;
+
+  model DefaultedInput "Media's specificEnthalpy_pTX(p, T, Xi): X[:] = reference_X"
+    Real a = sizeOfDefaulted({time});
+    Real b = sizeOfDefaulted() * (1 + time);
+    Real c = sizeOfDefaulted({time, 1});
+  end DefaultedInput;
 end FluidGaps2;
