@@ -703,6 +703,9 @@ class FunctionScope:
                     args[0].name == "size" and len(args[0].args) == 1:
                 # scalar(size(a)): size(a) has one element only for a vector (R134a)
                 return flat.Call("size", (args[0].args[0], flat.Const(1)))
+            if name == "scalar" and len(args) == 1 and type(args[0]) is flat.ArrayExpr and \
+                    len(args[0].elements) == 1 and type(args[0].elements[0]) is not flat.ArrayExpr:
+                return args[0].elements[0]   # scalar({size(w, 1)}), size(w) of a vector
             if any(type(arg) in (RecordValue, RecordCall) for arg in args):
                 return self._operator(name, tuple(args), call.span)
             return flat.Call(name, tuple(args))
