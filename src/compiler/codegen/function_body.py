@@ -58,10 +58,16 @@ class BodyWriter:
         self.pre: list[str] = []   # statements an expression needs before it (reductions)
         self.span = None   # of the statement being written, for errors
         self.counter = 0
+        # every variable and loop index of the function, even those declared after a helper
+        # (``k2`` of a call's result before the protected ``k2``)
+        names = [item.name for item in function.inputs + function.outputs + function.locals]
+        names += [node.index for node in nodes(function.algorithm)
+                  if type(node) is flat.ForStatement]
+        self.own_names = frozenset(map(code.identifier, names))
 
     def fresh(self, stem: str) -> str:
         """A new C name for a helper local, unlike the function's own variables."""
-        taken = {local.c_name for local in self.locals.values()}
+        taken = {local.c_name for local in self.locals.values()} | self.own_names
         while True:
             self.counter += 1
             name = f"{stem}{self.counter}"

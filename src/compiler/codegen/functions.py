@@ -23,6 +23,7 @@ from compiler.fmu.c_tables import c_string
 from compiler.fmu.interface import C_KEYWORDS
 from compiler.flatten.resources import resource_name
 from compiler.flatten.walk import nodes
+from compiler.function_order import declaration_order
 from compiler.function_shapes import count, output_shapes
 from compiler.symbolic.expr import INTEGER, Array, Const
 
@@ -133,7 +134,7 @@ class FunctionCode:
             sizes = tuple(f"{name}_n{k + 1}" for k in range(len(item.dims)))
             locals_[item.name] = Local(name, item.type, sizes)
         lines = []
-        for item in function.outputs + function.locals:
+        for item in declaration_order(function):
             lines += self._declaration(writer, item, item in function.outputs)
         if function.external is not None:
             self.support = True

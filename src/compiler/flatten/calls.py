@@ -305,17 +305,32 @@ class ModelCalls:
         return port_value(self.ctx, first, by_name, split_arrays=True)
 
 
+@dataclasses.dataclass(frozen=True)
+class CallOutput:
+    """What a hidden variable ``$call2.p[1]`` holds: element ``index`` of output number
+    ``position`` (of ``type`` and sizes ``dims``) of ``call``."""
+    call: flat.Call
+    position: int
+    type: str
+    dims: tuple
+    index: tuple
+
+
 def hidden_outputs(ctx, call: flat.Call, outputs, shapes, span) -> dict:
     """Hidden variables ``$call1.v[1], ...`` for the outputs of ``call``, with the equation
     that computes them; their values by output name."""
     import itertools
     targets, by_name = [], {}
     number = len(ctx.auxiliary_equations) + 1
-    for var, dims in zip(outputs, shapes):
+    for position, (var, dims) in enumerate(zip(outputs, shapes)):
         variability = "continuous" if var.type == "Real" else "discrete"
+        indices = list(itertools.product(*(range(1, n + 1) for n in dims)))
         elements = [ctx.auxiliary("$call", var.type, span, f"$call{number}.{var.name}" + (
             f"[{','.join(map(str, index))}]" if index else ""), variability)
-                    for index in itertools.product(*(range(1, n + 1) for n in dims))]
+                    for index in indices]
+        for element, index in zip(elements, indices):
+            ctx.call_outputs[element.name] = CallOutput(call, position, var.type, tuple(dims),
+                                                        index)
         targets.extend(elements)
         by_name[var.name] = values.reshape(elements, dims) if dims else elements[0]
     ctx.auxiliary_equations.append(flat.Equation(flat.TupleExpr(tuple(targets)), call, span))

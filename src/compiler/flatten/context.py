@@ -50,6 +50,7 @@ class Context:
         self.connections = Connections()   # connects and the overdetermined connection graph
         self.auxiliaries: list = []        # flat.Variables the flattener made (hidden)
         self.auxiliary_equations: list = []  # the equations that determine some of them
+        self.call_outputs: dict = {}       # name of a hidden call output -> calls.CallOutput
         self.algorithm_depth = 0           # > 0 while an algorithm section is translated
         self.subscripts: dict = {}         # values of subscripts (subscript_values.py)
 

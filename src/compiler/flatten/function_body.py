@@ -18,7 +18,7 @@ from compiler.flatten.higher_order import Caller, FunctionValue
 from compiler.flatten.rules import operators as operator_rules
 from compiler.flatten.records import leaf_value, record_from_leaves, record_leaves
 from compiler.flatten.resources import LOAD_RESOURCE, resource_call
-from compiler.flatten.walk import ast_references
+from compiler.flatten.walk import ast_references, nodes
 from compiler.flatten.values import RecordValue, ShapeError, if_value, scalars, to_expr
 from compiler.lang import ast
 
@@ -145,7 +145,8 @@ class FunctionScope:
             default = None
             if decl.modification is not None and decl.modification.binding is not None:
                 default = self.expr(decl.modification.binding)
-                dims = _sized_by(dims, default)
+                if decl.causality != "input":   # an input's size is its argument's
+                    dims = _sized_by(dims, default)
             type_name = info.type_name
             self.variable_types[decl.name] = type_name
             if decl.causality != "input" and None in dims:
@@ -486,10 +487,44 @@ class FunctionScope:
                 return self._indexed_constant(ref.dotted, value, part.subscripts, ref.span)
         value = resolve(ref, Env(self.ctx, None, self.lexical))
         try:
-            return _whole_arrays(value)
+            return self._computed_here(_whole_arrays(value), ref.span)
         except ShapeError as error:
             raise FlattenError(f"{error} in a function (an array of records is not supported "
                                "there)", ref.span) from None
+
+    def _computed_here(self, value, span):
+        """``value`` with the model's hidden call outputs it reads (``$call2.p[1]``: a package
+        constant bound to a call flattening could not evaluate, such as a fit by LAPACK)
+        replaced by a local of this function computed by the same call: a function reads no
+        variables of the model."""
+        if type(value) is RecordValue:
+            return RecordValue(value.type, {name: self._computed_here(item, span)
+                                            for name, item in value.fields.items()})
+        from compiler.flatten.calls import substitute
+        outputs = self.ctx.call_outputs
+        names = {node.name for node in nodes(value)
+                 if type(node) is flat.Var and node.name in outputs}
+        if not names:
+            return value
+        return substitute(value, {name: self._call_output(outputs[name], name, span)
+                                  for name in names})
+
+    def _call_output(self, output, name: str, span) -> flat.Expr:
+        """The local (or its element) holding the call output ``output`` in this function."""
+        if output.position != 0:
+            raise FlattenError(f"'{name}', an output other than the first of a call that cannot "
+                               "be evaluated while flattening, is not supported in a function",
+                               span)
+        key = f"$call:{id(output.call)}"
+        local = self.tables.get(key)
+        if local is None:
+            call = self._computed_here(output.call, span)
+            dims = tuple(flat.Const(size) for size in output.dims)
+            local = self.tables[key] = self._temporary("$constant", output.type, dims, span,
+                                                       default=call)
+        if not output.index:
+            return local
+        return flat.Index(local, tuple(flat.Const(k) for k in output.index))
 
     def _indexed_constant(self, key: str, value: tuple, subscripts, span):
         """Element ``subscripts`` of a constant array; of an array of records, the record of
@@ -526,8 +561,8 @@ class FunctionScope:
                 type_name = next((name for name in ("String", "Real", "Integer")
                                   if name in types), self._type_of(element))
             dims = tuple(flat.Const(size) for size in shape(value))
-            found = self.tables[key] = self._temporary("$table", type_name, dims, span,
-                                                       default=to_expr(value))
+            found = self.tables[key] = self._temporary(
+                "$table", type_name, dims, span, default=self._computed_here(to_expr(value), span))
         return found
 
     def _reads_locals(self, subscripts) -> bool:
@@ -654,10 +689,23 @@ class FunctionScope:
             args = [self.expr(arg) for arg in call.args]
             if name in ("size", "ndims") and args and type(args[0]) is RecordValue:
                 args[0] = _leaf_parts(args[0])[0]  # an array of records: its first leaf's
+            if name == "size" and len(args) == 2:
+                known = _literal_size(args[0], args[1])
+                if known is not None:   # of a package's constant table, written out here
+                    return flat.Const(known)
+            if name == "size" and len(args) == 1 and type(args[0]) is flat.Var and \
+                    args[0].name in self.variable_ranks:
+                # size(A) as {size(A, 1), ...}: code generators size one dimension at a time
+                return flat.ArrayExpr(tuple(
+                    flat.Call("size", (args[0], flat.Const(k + 1)))
+                    for k in range(self.variable_ranks[args[0].name])))
             if name == "scalar" and len(args) == 1 and type(args[0]) is flat.Call and \
                     args[0].name == "size" and len(args[0].args) == 1:
                 # scalar(size(a)): size(a) has one element only for a vector (R134a)
                 return flat.Call("size", (args[0].args[0], flat.Const(1)))
+            if name == "scalar" and len(args) == 1 and type(args[0]) is flat.ArrayExpr and \
+                    len(args[0].elements) == 1 and type(args[0].elements[0]) is not flat.ArrayExpr:
+                return args[0].elements[0]   # scalar({size(w, 1)}), size(w) of a vector
             if any(type(arg) in (RecordValue, RecordCall) for arg in args):
                 return self._operator(name, tuple(args), call.span)
             return flat.Call(name, tuple(args))
@@ -912,6 +960,18 @@ class FunctionScope:
         if name not in self.info.members:
             raise FlattenError(f"unknown variable '{name}' in function {self.name}", target.span)
         return self._ref(target)
+
+
+def _literal_size(array, dimension):
+    """``size(array, dimension)`` of an array constructor, when its nesting gives it (the
+    elements of the innermost constructor may be arrays themselves); else None."""
+    if type(dimension) is not flat.Const or type(dimension.value) is not int:
+        return None
+    for _ in range(dimension.value - 1):
+        if type(array) is not flat.ArrayExpr or not array.elements:
+            return None
+        array = array.elements[0]
+    return len(array.elements) if type(array) is flat.ArrayExpr else None
 
 
 def _whole_arrays(value):

@@ -260,6 +260,15 @@ class Forward:
             return ZERO if _is(first, 0.0) else flat.Call(name, (first,) + args[1:])
         if name in _CONSTANT:
             return ZERO
+        if name == "cat" and len(args) > 1:
+            # linear in the arrays it joins; a part that does not change keeps its place as
+            # zeros of its shape
+            tangents = [self.expr(arg) for arg in args[1:]]
+            if all(_is(tangent, 0.0) for tangent in tangents):
+                return ZERO
+            return flat.Call(name, (args[0],) + tuple(
+                flat.Binary("*", ZERO, arg) if _is(tangent, 0.0) else tangent
+                for arg, tangent in zip(args[1:], tangents)))
         if name == "abs" and len(args) == 1:
             derivative = self.expr(args[0])
             return _choice(flat.Binary(">=", args[0], ZERO), derivative, _negated(derivative))

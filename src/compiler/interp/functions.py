@@ -3,13 +3,16 @@
 Input: the ``flat.Function`` values of a model. Output: ``FunctionTable``, whose
 ``scalar(name)`` is a callable taking the scalar or array arguments of a model-level call and
 returning all outputs as one tuple of scalars (arrays row-major). Arrays are numpy arrays;
-indices are 1-based in Modelica and translated here. External functions are refused.
+indices are 1-based in Modelica and translated here. External functions are refused, but for
+the LAPACK routines interp/lapack.py runs.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from compiler import flat
+from compiler.function_order import declaration_order
+from compiler.interp import lapack
 from compiler.interp.errors import SimulationError
 from compiler.interp.pycode import NAMESPACE, compile_function, if_lines
 
@@ -69,6 +72,14 @@ def _symmetric(a):
     return np.triu(a) + np.triu(a, 1).T
 
 
+def _range(start, step, stop):
+    """The values of ``start:step:stop``, ``stop`` included (``n:-1:1`` counts down)."""
+    beyond = 1 if step > 0 else -1
+    if float(start).is_integer() and float(step).is_integer():
+        return range(int(start), int(stop) + beyond, int(step))
+    return np.arange(start, stop + beyond * 1e-12 * abs(stop), step)
+
+
 def _check(condition, message, level):
     if not condition:
         if level == "warning":
@@ -87,11 +98,7 @@ HELPERS = {
     "_matrix": lambda a: np.atleast_2d(a), "_cat": lambda k, *a: np.concatenate(a, int(k) - 1),
     "_index": lambda i: int(i) - 1,
     "_slice": lambda start, step, stop: slice(int(start) - 1, int(stop), int(step or 1)),
-    "_range": lambda start, step, stop: (range(int(start), int(stop) + 1, int(step or 1))
-                                         if float(start).is_integer() and
-                                         float(step or 1).is_integer()
-                                         else np.arange(start, stop + 1e-12 * abs(stop),
-                                                        step or 1.0)),
+    "_range": lambda start, step, stop: _range(start, step or 1, stop),
     "_copy": lambda value: value.copy() if isinstance(value, np.ndarray) else value,
     "_input": lambda value: np.asarray(value) if isinstance(value, (list, tuple)) else value,
 }
@@ -103,7 +110,7 @@ class FunctionTable:
     def __init__(self, functions):
         self.declared = {item.name: item for item in functions}
         self.python_names = {name: f"_fn_{k}" for k, name in enumerate(self.declared)}
-        self.namespace = {**NAMESPACE, **HELPERS}
+        self.namespace = {**NAMESPACE, **HELPERS, **lapack.HELPERS}
         self.compiled: set = set()
 
     def structured(self, name: str):
@@ -131,7 +138,7 @@ class FunctionTable:
         self.compiled.add(name)   # before its callees: it may call itself
         try:
             function = self.declared[name]
-            if function.external is not None:
+            if function.external is not None and lapack.routine(function.external) is None:
                 raise SimulationError(f"external function {name} is not supported by the "
                                       "reference interpreter", function.span)
             translator = _Translator(self)
@@ -155,14 +162,29 @@ class _Translator:
         self.callees: set = set()
 
     def function_body(self, function: flat.Function) -> list[str]:
+        self.function = function
+        self.known = {item.name for item in function.inputs + function.outputs + function.locals}
         lines = [f"{python_name(item.name)} = _input({python_name(item.name)})"
                  for item in function.inputs]
-        for item in function.outputs + function.locals:
+        for item in declaration_order(function):
             lines.append(f"{python_name(item.name)} = {self._initial(item)}")
         outputs = "(" + "".join(f"{python_name(item.name)}, " for item in function.outputs) + ")"
         self.outputs = outputs
-        lines.extend(self.statements(function.algorithm))
+        if function.external is not None:
+            lines.extend(self._external_call(function.external))
+        else:
+            lines.extend(self.statements(function.algorithm))
         lines.append(f"return {outputs}")
+        return lines
+
+    def _external_call(self, external: flat.ExternalCall) -> list[str]:
+        """The LAPACK routine (interp/lapack.py), then the variables it wrote."""
+        args = ", ".join(self.expr(arg) for arg in external.args)
+        lines = [f"_written = {lapack.routine(external)}({args})"]
+        for position, arg in enumerate(external.args):
+            if type(arg) is flat.Var:
+                lines += [f"if {position} in _written:",
+                          f"    {python_name(arg.name)} = _written[{position}]"]
         return lines
 
     def _initial(self, item: flat.FunctionVar) -> str:
@@ -198,6 +220,7 @@ class _Translator:
                         f"{self.expr(range_.step) if range_.step else 'None'}, "
                         f"{self.expr(range_.stop)})" if type(range_) is flat.RangeExpr
                         else self.expr(range_))
+            self.known.add(item.index)
             return [f"for {python_name(item.index)} in {iterable}:"] + self._indented(item.body)
         if kind is flat.WhileStatement:
             return [f"while {self.expr(item.condition)}:"] + self._indented(item.body)
@@ -230,6 +253,9 @@ class _Translator:
         if kind is flat.EnumConst:
             return repr(node.ordinal)
         if kind is flat.Var:
+            if node.name not in self.known:
+                raise SimulationError(f"'{node.name}' is not a variable of function "
+                                      f"{self.function.name}", self.function.span)
             return python_name(node.name)
         if kind is flat.Index:
             return f"{self.expr(node.base)}[{', '.join(map(self._subscript, node.subscripts))}]"
