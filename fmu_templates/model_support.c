@@ -212,6 +212,10 @@ Status solve_linear_near(ModelData *m, size_t n, double *a, double *b, const dou
 #define NEWTON_TOLERANCE 1e-12    /* relative step size at which Newton stops */
 #define NEWTON_MAX_ITERATIONS 100
 #define MIN_DAMPING 1e-6          /* smallest fraction of a Newton step the line search tries */
+/* A step the line search had to cut converges when its full length is within
+ * CUT_STEP_SCALE^-1 NEWTON_TOLERANCE = 1e-9 relative: at residuals at rounding level no
+ * direction improves them, yet a full step of 5 % is no solution. */
+#define CUT_STEP_SCALE 1e-3
 #define RESIDUAL_TOLERANCE 1e-10  /* an unconverged iteration still counts with residuals this small */
 #define DIFFERENCE_STEP 1e-7
 /* A scalar loop's search for a sign change: distances from x, relative to 1 + |x| */
@@ -362,7 +366,7 @@ static Status newton_iterate(ModelData *m, const NewtonSystem *system, double *x
          * Jacobian, whose left-over equations hold only within the consistency tolerance, a
          * small step counts only with a small residual. */
         const bool cut = !improved && n > 1;
-        if (converged(n, x, step, cut ? 1.0 : factor) && (!singular || small_residual(n, x, *norm)))
+        if (converged(n, x, step, cut ? CUT_STEP_SCALE : factor) && (!singular || small_residual(n, x, *norm)))
             return StatusOK;
     }
     if (!isfinite(norm_trial)) CHECK(residual_norm(m, system, x, r, false, norm)); /* back to x */

@@ -128,6 +128,8 @@ pub fn solve_linear_near(m: &ModelData, n: usize, a: &mut [f64], b: &mut [f64], 
 const NEWTON_TOLERANCE: f64 = 1e-12; // relative step size at which Newton stops
 const NEWTON_MAX_ITERATIONS: usize = 100;
 const MIN_DAMPING: f64 = 1e-6; // smallest fraction of a Newton step the line search tries
+// a cut step converges when its full length is within 1e-9 relative (model_support.c)
+const CUT_STEP_SCALE: f64 = 1e-3;
 const RESIDUAL_TOLERANCE: f64 = 1e-10; // an unconverged iteration still counts with residuals this small
 const DIFFERENCE_STEP: f64 = 1e-7;
 // A scalar loop's search for a sign change: distances from x, relative to 1 + |x|
@@ -312,7 +314,7 @@ fn newton_iterate(m: &mut ModelData, system: &NewtonSystem, x: &mut [f64], norm:
         // converges only if the full one would; after steps of a singular Jacobian a small
         // step counts only with a small residual
         let cut = !improved && n > 1;
-        if converged(x, &step, if cut { 1.0 } else { factor }) && (!singular || small_residual(x, *norm)) {
+        if converged(x, &step, if cut { CUT_STEP_SCALE } else { factor }) && (!singular || small_residual(x, *norm)) {
             return Status::Ok;
         }
     }

@@ -18,6 +18,7 @@ from compiler.system import MIXED_ITERATIONS
 NEWTON_TOLERANCE = 1e-12    # relative step size at which Newton stops
 NEWTON_MAX_ITERATIONS = 100
 MIN_DAMPING = 1e-6          # smallest fraction of a Newton step the line search tries
+CUT_STEP_SCALE = 1e-3  # a cut step converges when its full length is within 1e-9 relative
 RESIDUAL_TOLERANCE = 1e-10  # an unconverged step still counts when residuals are this small
 SPARSE_SIZE = 60            # linear systems at least this large use sparse LU
 DIFFERENCE_STEP = 1e-7
@@ -143,7 +144,7 @@ def newton(v, slots, residual, jacobian, describe):
         # a step cut to a millionth converges only if the full one would (model_support.c;
         # scalar loops, solved apart, keep their point there); after steps of a singular
         # Jacobian a small step counts only with a small residual
-        if np.all(np.abs((factor if improved else 1.0) * step) <=
+        if np.all(np.abs((factor if improved else CUT_STEP_SCALE) * step) <=
                   NEWTON_TOLERANCE * (1.0 + np.abs(x))) and \
                 (not singular or _small_residual(norm, x)):
             return
