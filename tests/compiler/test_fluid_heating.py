@@ -39,6 +39,15 @@ def test_variables_made_equal_start_from_the_most_confident_start_value(model):
     assert np.allclose(y, -2.0, rtol=0, atol=1e-10)
 
 
+def test_a_start_value_of_the_type_ranks_below_an_instance_modifier():
+    # medium.state.T's start is its type's 3, medium.T's the -1 given through T_start: on main
+    # the type's start counted as given at the top and Newton found +2 (Fluid OneTank's tank
+    # started at 288.15 K, the start of Media's Temperature type, instead of T_start)
+    t, (x, y) = run("StartPriority.TypeStart", ["medium.T", "medium.state.T"], step_size=0.5)
+    assert np.allclose(x, -2.0, rtol=0, atol=1e-10)
+    assert np.allclose(y, -2.0, rtol=0, atol=1e-10)
+
+
 # -------------------------------------------------------------------- initial tearing
 def test_the_initialization_does_not_divide_by_a_flow_at_rest():
     # p := p_a + W / m_flow with m_flow = 0 at the start made Newton's first residual

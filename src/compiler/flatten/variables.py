@@ -88,9 +88,17 @@ def _start_confidence(record, start, ctx) -> tuple[int, ...]:
     return level, best
 
 
+# the level of a modifier written in a class definition rather than for an instance (the
+# start of ``type Temperature = Real(start = 288.15)``): below every instance's modifier
+_CLASS_LEVEL = 1 << 20
+
+
 def _modifier_level(mod) -> int:
-    """1 for a modifier written in the top model, 2 one component down, and so on."""
+    """1 for a modifier written in the top model, 2 one component down, and so on;
+    ``_CLASS_LEVEL`` for one written in a type (no instance)."""
     instance = getattr(mod.binding.env, "instance", None)
+    if instance is None:
+        return _CLASS_LEVEL
     path = getattr(instance, "path", "")
     return 1 + (path.count(".") + 1 if path else 0)
 

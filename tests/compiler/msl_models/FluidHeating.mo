@@ -35,6 +35,27 @@ package FluidHeating "Small models of what kept Modelica.Fluid.Examples.HeatingS
       a.x*a.x = 4;
       annotation(experiment(StopTime = 1));
     end ParameterAtTop;
+
+    type Positive = Real(start = 3) "a start value of the type, below any instance's";
+
+    model State "state.T = T, like a medium's BaseProperties: the record's T has only its type's start"
+      Positive T;
+    end State;
+
+    model Medium "T given a start value by the volume holding it (T_start through a parameter)"
+      parameter Real T_start = 3;
+      Positive T(start = T_start);
+      State state;
+    equation
+      state.T = T;
+    end Medium;
+
+    model TypeStart "x^2 = 4 from the -1 given to the medium's T, not the 3 of their type (Fluid OneTank)"
+      Medium medium(T_start = -1);
+    equation
+      medium.state.T*medium.state.T = 4;
+      annotation(experiment(StopTime = 1));
+    end TypeStart;
   end StartPriority;
 
   package InitialTearing "The initialization divides by no unknown of a loop"
