@@ -16,7 +16,7 @@ from compiler.causalize.dae import Dae, with_changes
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.start import start_environment
 from compiler.errors import listed
-from compiler.symbolic import NotDifferentiable, diff
+from compiler.symbolic import NotDifferentiable, Var, diff
 from compiler.symbolic.evaluate import Environment, EvaluationError, evaluate
 
 _SELECT_RANK = {"never": 0, "avoid": 1, "": 2, "default": 2, "prefer": 3, "always": 4}
@@ -237,20 +237,38 @@ def _preference(problem, families, level: int, j: int) -> tuple:
             -(len(families[j]) - level), problem.names[j])
 
 
-def respects_state_select(problem, states) -> bool:
+def _named_states(problem, states) -> set[str]:
+    """The states and the variables equal to one of them by an equation ``v = s``: with
+    ``w = der(phi)`` and no ``der(w)`` in the model, index reduction keeps phi and der(phi)
+    as states, and w is der(phi) by name (MLS 4.9.7's "use it as a state" holds through it:
+    the same values, integrated as the same state)."""
     state_set = set(states)
+    named = set(state_set)
+    for equation in problem.equations:
+        if equation.when_var or type(equation.lhs) is not Var or type(equation.rhs) is not Var:
+            continue
+        left, right = equation.lhs.name, equation.rhs.name
+        if left in state_set:
+            named.add(right)
+        if right in state_set:
+            named.add(left)
+    return named
+
+
+def respects_state_select(problem, states) -> bool:
+    state_set, named = set(states), _named_states(problem, states)
     for name in problem.names:
         select = problem.table[name].state_select
-        if (select == "always") != (name in state_set) and select in ("always", "never"):
+        if select == "always" and name not in named or select == "never" and name in state_set:
             return False
     return True
 
 
 def check_state_select(problem, states: list[str]) -> None:
-    state_set = set(states)
+    state_set, named = set(states), _named_states(problem, states)
     for j, name in enumerate(problem.names):
         item = problem.table[name]
-        if item.state_select == "always" and name not in state_set:
+        if item.state_select == "always" and name not in named:
             raise CausalizeError(f"'{name}' has stateSelect = always but index reduction "
                                  f"cannot keep it as a state (the states are "
                                  f"{', '.join(states)})", item.span)
