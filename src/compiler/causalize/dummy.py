@@ -238,21 +238,44 @@ def _preference(problem, families, level: int, j: int) -> tuple:
 
 
 def _named_states(problem, states) -> set[str]:
-    """The states and the variables equal to one of them by an equation ``v = s``: with
-    ``w = der(phi)`` and no ``der(w)`` in the model, index reduction keeps phi and der(phi)
-    as states, and w is der(phi) by name (MLS 4.9.7's "use it as a state" holds through it:
-    the same values, integrated as the same state)."""
-    state_set = set(states)
-    named = set(state_set)
+    """The states and the variables equal to one of them by equations ``v = u`` (and the
+    derivatives of variables so equal): with ``w = der(phi)`` and no ``der(w)`` in the
+    model, index reduction keeps phi and der(phi) as states, and w is der(phi) by name; in
+    MultiBody's RollingWheelSet ``der_theta1 = der(theta1)`` is a joint's w through
+    ``theta1 = joint.phi``. MLS 4.9.7's "use it as a state" holds through such names: the
+    same values, integrated as the same state."""
+    index = {name: j for j, name in enumerate(problem.names)}
+    parent = list(range(len(problem.names)))
+
+    def root(j):
+        while parent[j] != j:
+            parent[j] = parent[parent[j]]
+            j = parent[j]
+        return j
+
+    def unite(a, b) -> bool:
+        a, b = root(a), root(b)
+        if a == b:
+            return False
+        parent[b] = a
+        return True
+
     for equation in problem.equations:
         if equation.when_var or type(equation.lhs) is not Var or type(equation.rhs) is not Var:
             continue
-        left, right = equation.lhs.name, equation.rhs.name
-        if left in state_set:
-            named.add(right)
-        if right in state_set:
-            named.add(left)
-    return named
+        if equation.lhs.name in index and equation.rhs.name in index:
+            unite(index[equation.lhs.name], index[equation.rhs.name])
+    changed = True
+    while changed:      # variables equal have equal derivatives
+        changed = False
+        derivative_of_class = {}
+        for j, d in enumerate(problem.derivative):
+            if d >= 0:
+                other = derivative_of_class.setdefault(root(j), d)
+                changed |= unite(other, d)
+    state_classes = {root(index[name]) for name in states if name in index}
+    return set(states) | {name for j, name in enumerate(problem.names)
+                          if root(j) in state_classes}
 
 
 def respects_state_select(problem, states) -> bool:
