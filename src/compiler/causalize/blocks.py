@@ -7,7 +7,7 @@ continuous Real variables (whose partial derivatives the blocks carry). Output: 
 from __future__ import annotations
 
 from compiler.causalize.errors import CausalizeError
-from compiler.causalize.tearing import tear
+from compiler.causalize.tearing import tear, zero_in_a_branch
 from compiler.symbolic import (
     ONE, REAL, NotDifferentiable, Op, Var, affine_form, diff, div, is_const, mul, neg, solve_for,
     var)
@@ -83,7 +83,12 @@ class BlockBuilder:
                                  f"variable '{name}' (write it as '{name} = ...')",
                                  equation.span)
         value = solve_for(equation.residual, name)
-        if value is None:
+        if value is not None and _zero_in_a_branch_for(equation.residual, name):
+            # 0 = if locked then a else sa - f (a friction's locked mode): the assignment
+            # would divide by 0 where the branch leaves the unknown out; a one-unknown
+            # Newton block leaves it in place there when the equation holds
+            value = None
+        elif value is None:
             value = solve_reciprocal(equation.residual, name)
         if value is not None:
             return self.assignment(name, value, equation, self.assignment_partials)
@@ -109,6 +114,18 @@ class BlockBuilder:
         partials = self.partials(expr)
         return Residual(expr, partials or (), partials is not None, equation.span)
 
+    def linear_row(self, expr, equation, coefficients: dict) -> Residual:
+        """A row of a linear block: the matrix is read from its partials, so where the
+        others are not known (a table function without derivative reading a variable from
+        outside the block: MultiBody RobotR3's bearing friction) the unknowns' coefficients
+        come from the affine form, and ``has_partials`` is False."""
+        partials = self.partials(expr)
+        if partials is not None:
+            return Residual(expr, partials, True, equation.span)
+        given = tuple((name, coefficient) for name, coefficient in sorted(coefficients.items())
+                      if not is_const(coefficient, 0))
+        return Residual(expr, given, False, equation.span)
+
     def partials(self, expr):
         """``((name, d expr / d name), ...)`` for the differentiable variables read; None
         when a user function has no derivative."""
@@ -124,8 +141,8 @@ class BlockBuilder:
         return tuple(result)
 
     def linear(self, equations, residuals, forms, unknowns) -> LinearBlock:
-        rows = tuple(self.residual(residual, equation)
-                     for residual, equation in zip(residuals, equations))
+        rows = tuple(self.linear_row(residual, equation, form[0])
+                     for residual, equation, form in zip(residuals, equations, forms))
         return LinearBlock(tuple(unknowns), rows, tuple(neg(rest) for _, rest in forms))
 
     def newton(self, equations, residuals, unknowns, valued=None) -> NewtonBlock:
@@ -136,3 +153,9 @@ class BlockBuilder:
         rest = tuple(self.residual(residuals[k], equations[k]) for k in left)
         complete = all(item.has_partials for item in assignments + rest)
         return NewtonBlock(tuple(tears), assignments, rest, complete)
+
+
+def _zero_in_a_branch_for(residual, name: str) -> bool:
+    """Whether the coefficient of ``name`` in ``residual`` is 0 in a branch of an if."""
+    form = affine_form(residual, (name,))
+    return form is not None and zero_in_a_branch(form[0][name])

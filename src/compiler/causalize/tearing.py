@@ -103,7 +103,7 @@ def _solution(residual, name: str, block, varying, vanishes):
     if value is None:
         return None
     coefficient = affine_form(residual, (name,))[0][name]
-    if _zero_in_a_branch(coefficient):
+    if zero_in_a_branch(coefficient):
         return None
     read = coefficient.variables() & varying
     if not read:
@@ -113,16 +113,16 @@ def _solution(residual, name: str, block, varying, vanishes):
     return (BY_UNKNOWNS, value) if read <= block else None
 
 
-def _zero_in_a_branch(coefficient) -> bool:
+def zero_in_a_branch(coefficient) -> bool:
     """Whether an if-expression makes ``coefficient`` 0 for some value of its conditions."""
     if is_const(coefficient, 0):
         return True
     if type(coefficient) is not Op:
         return False
     if coefficient.op == "if":
-        return any(_zero_in_a_branch(branch) for branch in coefficient.args[1:])
+        return any(zero_in_a_branch(branch) for branch in coefficient.args[1:])
     if coefficient.op in ("neg", "*"):
-        return any(_zero_in_a_branch(factor) for factor in coefficient.args)
+        return any(zero_in_a_branch(factor) for factor in coefficient.args)
     if coefficient.op == "/":
-        return _zero_in_a_branch(coefficient.args[0])
+        return zero_in_a_branch(coefficient.args[0])
     return False

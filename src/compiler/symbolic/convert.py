@@ -107,6 +107,11 @@ class Converter:
 
     def _binary(self, node, events: bool):
         op = node.op
+        if op == "and" and (_is_initial(node.left) or _is_initial(node.right)):
+            # 'initial() and w > 0' (Rotational's PartialFriction): after the initialization
+            # the relation cannot matter, and as an event indicator it fires at every
+            # crossing, chattering where a stuck friction holds w at 0
+            events = False
         left, right = self.convert(node.left, events), self.convert(node.right, events)
         if op in _RELATIONS:
             return self.hooks.relation(op, left, right, events)
@@ -213,3 +218,7 @@ _SPECIAL = {
     "initial": lambda self, args, events: initial(),
     "terminal": lambda self, args, events: terminal(),
 }
+
+
+def _is_initial(node) -> bool:
+    return type(node) is flat.Call and node.name == "initial" and not node.args
