@@ -79,13 +79,48 @@ static bool prepend(DelayHistory *h, double s, double v) {
     return true;
 }
 
-/* Add in1 entering at s = x - 1, as push adds at the other end: points below it dropped (x
- * went back), an equal first point kept, a third point at one s replacing the second, and
- * points beyond x dropped but the one just beyond. */
+/* The first point of h at or beyond s (strictly beyond with `strictly`): h->count if none. */
+static size_t first_beyond(const DelayHistory *h, double s, bool strictly) {
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        const double t = time_of(h, middle);
+        if (strictly ? t <= s : t < s) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+/* The profile's value at s between points j - 1 and j (0 < j < count). */
+static double between(const DelayHistory *h, size_t j, double s) {
+    const double s0 = time_of(h, j - 1), v0 = value_of(h, j - 1);
+    return v0 + (value_of(h, j) - v0) * (s - s0) / (time_of(h, j) - s0);
+}
+
+/* Add in0 entering at s = x. Where the profile reaches beyond x (x went back: the velocity
+ * reversed), its value at x stays, as a point there, and the points beyond are dropped; then
+ * as push adds (max_age 1: the profile covers [x - 1, x]). */
+static bool push_high(DelayHistory *h, double s, double v) {
+    const size_t j = first_beyond(h, s, true);
+    if (j < h->count) {
+        const bool inside = j > 0 && time_of(h, j - 1) == s;
+        const double kept = j == 0 ? value_of(h, 0) : between(h, j, s);
+        h->count = j;
+        if (!inside && !append(h, s, kept)) return false;
+    }
+    return push(h, s, v, 1.0);
+}
+
+/* Add in1 entering at s = x - 1: push_high mirrored (points below s dropped, one kept at s
+ * with the profile's value there; beyond x dropped but the one just beyond). */
 static bool push_low(DelayHistory *h, double s, double v) {
-    while (h->count > 0 && time_of(h, 0) < s) {
-        h->first = (h->first + 1) % h->capacity;
-        h->count--;
+    const size_t j = first_beyond(h, s, false);
+    if (j > 0) {
+        const bool inside = j < h->count && time_of(h, j) == s;
+        const double kept = j == h->count ? value_of(h, h->count - 1) : between(h, j, s);
+        h->first = (h->first + j) % h->capacity;
+        h->count -= j;
+        if (!inside && !prepend(h, s, kept)) return false;
     }
     if (h->count > 0 && time_of(h, 0) == s) {
         if (value_of(h, 0) == v) return true;
@@ -153,7 +188,7 @@ static Status evaluate(ModelInstance *comp, DelayPoint *p) {
 static Status store_profiles(ModelInstance *comp, const DelayPoint *p) {
     for (size_t k = 0; k < n_spatials(); k++) {
         DelayHistory *h = &comp->data.profiles[k];
-        const bool ok = p->positive[k] != 0.0 ? push(h, p->x[k], p->in0[k], 1.0)
+        const bool ok = p->positive[k] != 0.0 ? push_high(h, p->x[k], p->in0[k])
                                               : push_low(h, p->x[k] - 1.0, p->in1[k]);
         if (!ok) {
             instance_log(comp, StatusFatal, LogStatusFatal, "out of memory for the profile of %s",

@@ -61,21 +61,23 @@ class Profiles:
         s, v = self.s[k], self.v[k]
         if not s:
             return math.nan   # (the simulation starts the profiles before reading them)
-        if positive:   # the points left of x and (x, in0); out1 at x - 1, the first of equals
-            high = bisect.bisect_left(s, x)
-            points, values = s[:high] + [x], v[:high] + [in0]
-            i = bisect.bisect_left(points, x - 1.0)
-            if i == 0 or points[i] == x - 1.0:
-                return values[i]
-        else:   # (x - 1, in1) and the points right of it; out0 at x, the last of equals
-            low = bisect.bisect_right(s, x - 1.0)
-            points, values = [x - 1.0] + s[low:], [in1] + v[low:]
-            i = bisect.bisect_right(points, x)
-            if i == len(points) or points[i - 1] == x:
-                return values[i - 1]
-        at = x - 1.0 if positive else x
-        s0, s1 = points[i - 1], points[i]
-        return values[i - 1] + (values[i] - values[i - 1]) * (at - s0) / (s1 - s0)
+        if positive:   # out1 at x - 1 from the points below x, then (x, in0)
+            at = x - 1.0
+            below = bisect.bisect_left(s, x)
+            j = bisect.bisect_left(s, at, 0, below)
+            if j == below:
+                return in0 if j == 0 else _line(s[j - 1], v[j - 1], x, in0, at)
+            if j == 0 or s[j] == at:
+                return v[j]
+        else:   # out0 at x from (x - 1, in1), then the points above x - 1
+            at = x
+            above = bisect.bisect_right(s, x - 1.0)
+            j = bisect.bisect_right(s, x, above)
+            if j == above:
+                return in1 if j == len(s) else _line(x - 1.0, in1, s[j], v[j], at)
+            if j == len(s) or s[j - 1] == at:
+                return v[j - 1]
+        return _line(s[j - 1], v[j - 1], s[j], v[j], at)
 
     def unresolved(self, a, m, b, tolerance: float) -> bool:
         """Whether the line between the entering ends of two records ``a`` and ``b`` (inputs
@@ -92,18 +94,29 @@ class Profiles:
         return False
 
 
+def _line(s0: float, v0: float, s1: float, v1: float, at: float) -> float:
+    return v0 + (v1 - v0) * (at - s0) / (s1 - s0)
+
+
 def _entering(inputs) -> tuple:
     in0, in1, x, positive = inputs
     return (float(x), float(in0)) if positive else (float(x) - 1.0, float(in1))
 
 
 def _push_high(s: list, v: list, at: float, value: float) -> None:
-    """(at, value) at the high end, as fmu_templates/delays.c: points beyond it dropped (x
-    went back), an equal last point kept, a third point at one s replacing the second (the
-    value after the event), points below at - 1 dropped but the one just beyond."""
-    while s and s[-1] > at:
-        s.pop()
-        v.pop()
+    """(at, value) at the high end, as fmu_templates/delays.c: where the profile reaches beyond
+    it (x went back: the velocity reversed), its value at `at` kept as a point there and the
+    points beyond dropped; an equal last point kept, a third point at one s replacing the
+    second (the value after the event); points below at - 1 dropped but the one just beyond."""
+    j = bisect.bisect_right(s, at)
+    if j < len(s):
+        inside = j > 0 and s[j - 1] == at
+        kept = v[0] if j == 0 else _line(s[j - 1], v[j - 1], s[j], v[j], at)
+        del s[j:]
+        del v[j:]
+        if not inside:
+            s.append(at)
+            v.append(kept)
     if s and s[-1] == at:
         if v[-1] == value:
             return
@@ -121,9 +134,26 @@ def _push_high(s: list, v: list, at: float, value: float) -> None:
 
 
 def _push_low(s: list, v: list, at: float, value: float) -> None:
-    """(at, value) at the low end: ``_push_high`` mirrored."""
-    negated = [-item for item in reversed(s)]
-    values = v[::-1]
-    _push_high(negated, values, -at, value)
-    s[:] = [-item for item in reversed(negated)]
-    v[:] = values[::-1]
+    """(at, value) at the low end: ``_push_high`` mirrored (points beyond at + 1 dropped)."""
+    j = bisect.bisect_left(s, at)
+    if j > 0:
+        inside = j < len(s) and s[j] == at
+        kept = v[-1] if j == len(s) else _line(s[j - 1], v[j - 1], s[j], v[j], at)
+        del s[:j]
+        del v[:j]
+        if not inside:
+            s.insert(0, at)
+            v.insert(0, kept)
+    if s and s[0] == at:
+        if v[0] == value:
+            return
+        if len(s) > 1 and s[1] == at:
+            v[0] = value
+            return
+    s.insert(0, at)
+    v.insert(0, value)
+    keep = len(s)
+    while keep > 1 and s[keep - 2] >= at + 1.0:
+        keep -= 1
+    del s[keep:]
+    del v[keep:]
