@@ -86,6 +86,10 @@ def test_the_interpreter_transports_the_jump_of_the_initial_profile(fmus):
 
 # ------------------------------------------------------------------ a reversing velocity
 A = 0.4
+# An end jumps where the velocity reverses (what enters is not what was leaving: the rows
+# before and after those events), and at pi, where in0's 1 written at the start's place
+# meets the initial profile's 0.5.
+REVERSING_JUMPS = (np.pi / 2, np.pi, 3 * np.pi / 2)
 
 
 def _reversing(t):
@@ -106,12 +110,13 @@ def _reversing(t):
 def test_values_that_went_in_at_one_end_come_back_out_of_it(fmus, kind):
     interval = 0.01 if kind == "CoSimulation" else 0.002
     result = simulate(fmus, "Reversing", ["out0", "out1"], 7.5, kind, interval)
-    # (at pi the end reached the start's place: in0 there, 1, meets the profile's 0.5)
-    assert worst(result, _reversing, [np.pi]) < (1e-6 if kind == "CoSimulation" else 2e-5)
+    # Model Exchange records only at completed steps (fmpy's output points): next to a
+    # reversal x is quadratic in time, so a line in x between records misses by ~6e-4
+    assert worst(result, _reversing, REVERSING_JUMPS) < (1e-6 if kind == "CoSimulation" else 1e-3)
 
 
 def test_the_interpreter_brings_the_values_back_out_of_the_end_they_went_in(fmus):
-    assert worst(reference(fmus, "Reversing", 7.5, 0.01), _reversing, [np.pi]) < 1e-6
+    assert worst(reference(fmus, "Reversing", 7.5, 0.01), _reversing, REVERSING_JUMPS) < 1e-6
 
 
 # ------------------------------------------------------------------------ the FMU state
