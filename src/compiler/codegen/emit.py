@@ -339,7 +339,7 @@ class _Module:
         each spatialDistribution(), and its initial profile."""
         if not self.system.spatials:
             return ""
-        return "\n".join((self._recorded(
+        return "\n\n".join((self._recorded(
             "/* spatialDistribution(): the inputs to record (positiveVelocity as 1 or 0) */",
             "Status model_spatials(ModelData *m, double in0[], double in1[], double x[], "
             "double positive[])",
