@@ -159,11 +159,11 @@ static void place_on_step(ModelInstance *comp, double t) {
     instance_set_states(comp, comp->x_dense);
 }
 
-/* Record the delayed expressions inside the step from t_old up to t_end (both excluded); the
+/* Record the delayed expressions and entering ends inside the step from t_old up to t_end (both excluded); the
  * model then stands at t_end with the states comp->x. */
 static Status record_inside_step(ModelInstance *comp, double t_old, double t_end) {
     Status status = StatusOK;
-    if (n_delays() > 0) {
+    if (n_delays() > 0 || n_spatials() > 0) {
         status = delays_record_between(comp, t_old, t_end, place_on_step);
         comp->values_dirty = true;
     }
@@ -194,7 +194,8 @@ static Status check_events(ModelInstance *comp, const Advance *step, bool time_e
         memcpy(comp->z, z_new, n_event_indicators() * sizeof *comp->z);
     }
     Status status = record_inside_step(comp, step->t_old, step->t_new);
-    if (status <= StatusWarning && n_delays() > 0) status = delays_record(comp); /* the step's end */
+    if (status <= StatusWarning && (n_delays() > 0 || n_spatials() > 0))
+        status = delays_record(comp); /* the step's end */
     if (status > StatusWarning || !time_event) return status;
     *event = true;
     return handle_event(comp, EVENT_TIME, terminate);

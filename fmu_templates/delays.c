@@ -1,5 +1,5 @@
 /*
- * delays.c -- recording delay() histories (see delays.h).
+ * delays.c -- recording delay() histories and spatialDistribution() profiles (see delays.h).
  */
 #define COSIM_RUNTIME_SOURCE /* model.h: sizes read at run time (MODEL), no config.h */
 #include <math.h>
@@ -67,26 +67,156 @@ static bool push(DelayHistory *h, double t, double v, double delay_max) {
     return true;
 }
 
-/* What the delayed expressions are at one time: n_delays() values each, in storage that
- * DELAY_POINT declares where the point lives. */
+/* ---- spatialDistribution() profiles: a history whose times are places s, kept over
+ * [x - 1, x] (model.h), the entering end added at x (in0) or at x - 1 (in1) ---- */
+
+static bool prepend(DelayHistory *h, double s, double v) {
+    if (!delays_reserve(h, h->count + 1)) return false;
+    h->first = (h->first + h->capacity - 1) % h->capacity;
+    h->time[h->first] = s;
+    h->value[h->first] = v;
+    h->count++;
+    return true;
+}
+
+/* The first point of h at or beyond s (strictly beyond with `strictly`): h->count if none. */
+static size_t first_beyond(const DelayHistory *h, double s, bool strictly) {
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        const double t = time_of(h, middle);
+        if (strictly ? t <= s : t < s) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+/* The profile's value at s between points j - 1 and j (0 < j < count). */
+static double between(const DelayHistory *h, size_t j, double s) {
+    const double s0 = time_of(h, j - 1), v0 = value_of(h, j - 1);
+    return v0 + (value_of(h, j) - v0) * (s - s0) / (time_of(h, j) - s0);
+}
+
+/* Add in0 entering at s = x. Where the profile reaches beyond x (x went back: the velocity
+ * reversed), its value at x stays, as a point there, and the points beyond are dropped; then
+ * as push adds (max_age 1: the profile covers [x - 1, x]). */
+static bool push_high(DelayHistory *h, double s, double v) {
+    const size_t j = first_beyond(h, s, true);
+    if (j < h->count) {
+        const bool inside = j > 0 && time_of(h, j - 1) == s;
+        const double kept = j == 0 ? value_of(h, 0) : between(h, j, s);
+        h->count = j;
+        if (!inside && !append(h, s, kept)) return false;
+    }
+    return push(h, s, v, 1.0);
+}
+
+/* Add in1 entering at s = x - 1: push_high mirrored (points below s dropped, one kept at s
+ * with the profile's value there; beyond x dropped but the one just beyond). */
+static bool push_low(DelayHistory *h, double s, double v) {
+    const size_t j = first_beyond(h, s, false);
+    if (j > 0) {
+        const bool inside = j < h->count && time_of(h, j) == s;
+        const double kept = j == h->count ? value_of(h, h->count - 1) : between(h, j, s);
+        h->first = (h->first + j) % h->capacity;
+        h->count -= j;
+        if (!inside && !prepend(h, s, kept)) return false;
+    }
+    if (h->count > 0 && time_of(h, 0) == s) {
+        if (value_of(h, 0) == v) return true;
+        if (h->count > 1 && time_of(h, 1) == s) {
+            h->value[h->first] = v;
+            return true;
+        }
+    }
+    if (!prepend(h, s, v)) return false;
+    while (h->count > 1 && time_of(h, h->count - 2) >= s + 1.0) h->count--;
+    return true;
+}
+
+/* The initial profile of spatialDistribution() k placed at x: y = p at s = x - p, so the
+ * points in reverse order (a point given twice is a jump, kept as two). */
+static Status place_profile(ModelInstance *comp, size_t k, double x) {
+    const size_t n = MODEL_SPATIAL_POINTS[k];
+    double points[n], values[n];
+    const Status status = model_spatial_profile(&comp->data, k, points, values);
+    if (status > StatusWarning) return status;
+    DelayHistory *h = &comp->data.profiles[k];
+    if (!delays_reserve(h, n)) return StatusFatal;
+    h->first = 0;
+    h->count = n;
+    for (size_t j = 0; j < n; j++) {
+        h->time[j] = x - points[n - 1 - j];
+        h->value[j] = values[n - 1 - j];
+    }
+    return status;
+}
+
+/* What the delayed expressions and the inputs of the spatialDistribution() operators are at
+ * one time: n_delays() and n_spatials() values each, in storage that DELAY_POINT declares
+ * where the point lives. */
 typedef struct {
     double t, *value, *delay_time, *delay_max;
+    double *in0, *in1, *x, *positive;
 } DelayPoint;
 
-#define DELAY_POINT(name)                                   \
-    double name##_storage_[3 * ARRAY_SIZE(n_delays())];     \
-    DelayPoint name = {0.0, name##_storage_, name##_storage_ + n_delays(), name##_storage_ + 2 * n_delays()}
+#define DELAY_POINT(name)                                                                        \
+    double name##_storage_[3 * ARRAY_SIZE(n_delays()) + 4 * ARRAY_SIZE(n_spatials())];          \
+    DelayPoint name = {0.0, name##_storage_, name##_storage_ + n_delays(),                       \
+                       name##_storage_ + 2 * n_delays(), name##_storage_ + 3 * n_delays(),       \
+                       name##_storage_ + 3 * n_delays() + n_spatials(),                          \
+                       name##_storage_ + 3 * n_delays() + 2 * n_spatials(),                      \
+                       name##_storage_ + 3 * n_delays() + 3 * n_spatials()}
+
+/* Whether the model records anything (delays.h). */
+static bool records(void) { return n_delays() > 0 || n_spatials() > 0; }
 
 /* The delayed expressions at the model's current time and states (computing the values). */
 static Status evaluate(ModelInstance *comp, DelayPoint *p) {
     p->t = comp->data.time;
     const Status status = instance_refresh(comp, true);
     if (status > StatusWarning) return status;
-    const Status computed = model_delays(&comp->data, p->value, p->delay_time, p->delay_max);
+    Status computed = n_delays() > 0 ? model_delays(&comp->data, p->value, p->delay_time, p->delay_max) : StatusOK;
+    if (computed <= StatusWarning && n_spatials() > 0) {
+        const Status inputs = model_spatials(&comp->data, p->in0, p->in1, p->x, p->positive);
+        if (inputs > computed) computed = inputs;
+    }
     return computed > status ? computed : status;
 }
 
+/* Add each spatialDistribution()'s entering end of p to its profile. */
+static Status store_profiles(ModelInstance *comp, const DelayPoint *p) {
+    for (size_t k = 0; k < n_spatials(); k++) {
+        DelayHistory *h = &comp->data.profiles[k];
+        const bool ok = p->positive[k] != 0.0 ? push_high(h, p->x[k], p->in0[k])
+                                              : push_low(h, p->x[k] - 1.0, p->in1[k]);
+        if (!ok) {
+            instance_log(comp, StatusFatal, LogStatusFatal, "out of memory for the profile of %s",
+                         MODEL_SPATIAL_NAMES[k]);
+            return StatusFatal;
+        }
+    }
+    return StatusOK;
+}
+
+/* Place the initial profiles that are not yet, at the current x. The initialization computed
+ * every variable; its values are read as they are, since the model's blocks read the
+ * profiles. */
+static Status start_profiles(ModelInstance *comp) {
+    if (n_spatials() == 0 || comp->data.profiles[0].count > 0) return StatusOK;
+    DELAY_POINT(p);
+    Status status = model_spatials(&comp->data, p.in0, p.in1, p.x, p.positive);
+    for (size_t k = 0; k < n_spatials() && status <= StatusWarning; k++) {
+        const Status placed = place_profile(comp, k, p.x[k]);
+        if (placed > status) status = placed;
+    }
+    if (status == StatusFatal) instance_log(comp, StatusFatal, LogStatusFatal, "out of memory for the profiles");
+    return status;
+}
+
 static Status store(ModelInstance *comp, const DelayPoint *p) {
+    const Status status = store_profiles(comp, p);
+    if (status > StatusWarning) return status;
     for (size_t k = 0; k < n_delays(); k++) {
         if (!(p->delay_time[k] >= 0.0 && p->delay_time[k] <= p->delay_max[k])) {
             instance_log(comp, StatusError, LogStatusError,
@@ -108,7 +238,9 @@ static Status store(ModelInstance *comp, const DelayPoint *p) {
 }
 
 Status delays_record(ModelInstance *comp) {
-    if (n_delays() == 0) return StatusOK;
+    if (!records()) return StatusOK;
+    const Status started = start_profiles(comp);
+    if (started > StatusWarning) return started;
     DELAY_POINT(p);
     const Status status = evaluate(comp, &p);
     if (status > StatusWarning) return status;
@@ -122,12 +254,26 @@ static Status evaluate_at(ModelInstance *comp, DelayPlacer place, double t, Dela
     return evaluate(comp, p);
 }
 
-/* Whether the line from a to b meets m within `tolerance` of their size, for every
- * expression (the monotone cubics lookups use are then closer still). */
+/* Whether the line from a to b meets m within sqrt(tolerance) of their size, for every
+ * delayed expression (the monotone cubics lookups use are then closer still), and within
+ * `tolerance`, at m's place, for every entering end of a profile (read linearly). */
 static bool resolved(const DelayPoint *a, const DelayPoint *m, const DelayPoint *b, double tolerance) {
+    const double cubic = sqrt(tolerance);
     for (size_t k = 0; k < n_delays(); k++) {
         const double size = fmax(fabs(m->value[k]), fmax(fabs(a->value[k]), fabs(b->value[k])));
-        if (fabs(m->value[k] - 0.5 * (a->value[k] + b->value[k])) > tolerance * size) return false;
+        if (fabs(m->value[k] - 0.5 * (a->value[k] + b->value[k])) > cubic * size) return false;
+    }
+    for (size_t k = 0; k < n_spatials(); k++) {
+        const DelayPoint *ends[3] = {a, m, b};
+        double s[3], v[3];
+        for (int j = 0; j < 3; j++) {
+            const bool positive = ends[j]->positive[k] != 0.0;
+            s[j] = positive ? ends[j]->x[k] : ends[j]->x[k] - 1.0;
+            v[j] = positive ? ends[j]->in0[k] : ends[j]->in1[k];
+        }
+        if (s[0] == s[2]) continue;
+        const double size = fmax(fabs(v[1]), fmax(fabs(v[0]), fabs(v[2])));
+        if (fabs(v[1] - (v[0] + (v[2] - v[0]) * (s[1] - s[0]) / (s[2] - s[0]))) > tolerance * size) return false;
     }
     return true;
 }
@@ -139,7 +285,7 @@ static Status halves(ModelInstance *comp, DelayPlacer place, const DelayPoint *a
     DELAY_POINT(m);
     Status status = evaluate_at(comp, place, 0.5 * (a->t + b->t), &m);
     if (status > StatusWarning) return status;
-    const bool fine = depth >= DELAY_RECORD_DEPTH || resolved(a, &m, b, sqrt(comp->tolerance));
+    const bool fine = depth >= DELAY_RECORD_DEPTH || resolved(a, &m, b, comp->tolerance);
     if (!fine) status = halves(comp, place, a, &m, depth + 1);
     if (status <= StatusWarning) status = store(comp, &m);
     if (status <= StatusWarning && !fine) status = halves(comp, place, &m, b, depth + 1);
@@ -147,7 +293,7 @@ static Status halves(ModelInstance *comp, DelayPlacer place, const DelayPoint *a
 }
 
 Status delays_record_between(ModelInstance *comp, double t_old, double t_end, DelayPlacer place) {
-    if (n_delays() == 0) return StatusOK;
+    if (!records()) return StatusOK;
     DELAY_POINT(a);
     DELAY_POINT(b);
     Status status = evaluate_at(comp, place, t_old, &a);
@@ -157,7 +303,7 @@ Status delays_record_between(ModelInstance *comp, double t_old, double t_end, De
 }
 
 Status delays_after_event(ModelInstance *comp, bool horizon) {
-    if (n_delays() == 0) return StatusOK;
+    if (!records()) return StatusOK;
     ModelData *m = &comp->data;
     const bool event_mode = m->event_mode;
     m->event_mode = true;
@@ -216,13 +362,16 @@ void delays_clear(ModelInstance *comp) {
         comp->data.delays[k].count = 0;
         comp->data.delays[k].settled = -INFINITY;
     }
+    for (size_t k = 0; k < n_spatials(); k++) comp->data.profiles[k].count = 0;
+}
+
+static void release(DelayHistory *h) {
+    free(h->time);
+    free(h->value);
+    memset(h, 0, sizeof *h);
 }
 
 void delays_free(ModelInstance *comp) {
-    for (size_t k = 0; k < n_delays(); k++) {
-        DelayHistory *h = &comp->data.delays[k];
-        free(h->time);
-        free(h->value);
-        memset(h, 0, sizeof *h);
-    }
+    for (size_t k = 0; k < n_delays(); k++) release(&comp->data.delays[k]);
+    for (size_t k = 0; k < n_spatials(); k++) release(&comp->data.profiles[k]);
 }

@@ -1,7 +1,8 @@
 /*
- * delays.h -- the runtime's side of delay(expr, delayTime, delayMax) (MLS 3.7.2.1): it
- * records the delayed expressions into their histories (model.h, DelayHistory), which model
- * code reads with delay_value (model_support.h).
+ * delays.h -- the runtime's side of delay(expr, delayTime, delayMax) (MLS 3.7.2.1) and of
+ * spatialDistribution() (MLS 3.7.4.2): it records the delayed expressions into their
+ * histories and the entering ends of the spatial distributions into their profiles (model.h,
+ * DelayHistory), which model code reads with delay_value and spatial_value (model_support.h).
  *
  * Records are taken after the initialization, at every accepted step (Co-Simulation: each
  * step of the integrator, and inside it on the dense output; Model Exchange:
@@ -11,6 +12,12 @@
  * (delays_horizon; in Model Exchange a time event at that horizon), except for expressions
  * that change only at events, which stay at their last record until the next event.
  * Histories reach back to t - delayMax.
+ *
+ * A profile is recorded at the same points: its initial profile placed at the current x
+ * before the first record, then (x, in0) while positiveVelocity, else (x - 1, in1); points
+ * that left [x - 1, x] are dropped but the one just beyond. A jump at an event is two points
+ * at one place, transported without events. Records inside a step resolve the entering end to
+ * `tolerance` (the profile is read linearly), those of delays to its square root.
  */
 #ifndef COSIM_DELAYS_H
 #define COSIM_DELAYS_H
@@ -20,8 +27,8 @@
 
 #include "instance.h"
 
-/* Record every delayed expression at the model's current time and states (computing the
- * values first); an error for a delay time outside [0, delayMax]. */
+/* Record every delayed expression and entering end at the model's current time and states
+ * (computing the values first); an error for a delay time outside [0, delayMax]. */
 Status delays_record(ModelInstance *comp);
 
 /* Puts the model at time t (with the states of the step there). */

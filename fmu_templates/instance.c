@@ -124,6 +124,7 @@ static void lay_out(ModelInstance *comp, Block *block) {
     m->pre_b = carve(block, MODEL.n_boolean, sizeof *m->pre_b);
     m->s = carve(block, MODEL.n_string, sizeof *m->s);
     m->delays = carve(block, MODEL.n_delays, sizeof *m->delays);
+    m->profiles = carve(block, MODEL.n_spatials, sizeof *m->profiles);
     comp->z = carve(block, MODEL.n_event_indicators, sizeof *comp->z);
     comp->z_probe = carve(block, MODEL.n_event_indicators, sizeof *comp->z_probe);
     comp->z_event = carve(block, MODEL.n_event_indicators, sizeof *comp->z_event);
@@ -359,7 +360,7 @@ static void state_fields(ModelInstance *comp, Field fields[N_STATE_FIELDS]) {
     memcpy(fields, list, sizeof list);
 }
 
-/* A delay history: its delay times, then its records, oldest first. */
+/* A delay history or profile: its delay times, then its records, oldest first. */
 static void put_history(Writer *w, const DelayHistory *h) {
     put(w, &h->delay_time, sizeof h->delay_time);
     put(w, &h->delay_max, sizeof h->delay_max);
@@ -395,6 +396,7 @@ static void write_image(ModelInstance *comp, Writer *w) {
     for (size_t k = 0; k < N_STATE_FIELDS; k++) put(w, fields[k].address, fields[k].size);
     for (size_t k = 0; k < n_strings(); k++) put_string(w, comp->data.s[k]);
     for (size_t k = 0; k < n_delays(); k++) put_history(w, &comp->data.delays[k]);
+    for (size_t k = 0; k < n_spatials(); k++) put_history(w, &comp->data.profiles[k]);
     if (comp->integrator_ready && n_states() > 0) {
         const size_t size = radau5_state_size(&comp->radau);
         put(w, &size, sizeof size);
@@ -473,6 +475,7 @@ static bool read_image(ModelInstance *comp, Reader *r) {
         ok = take_string(r, &comp->data.s[k]);
     }
     for (size_t k = 0; ok && k < n_delays(); k++) ok = take_history(r, &comp->data.delays[k]);
+    for (size_t k = 0; ok && k < n_spatials(); k++) ok = take_history(r, &comp->data.profiles[k]);
     if (ok && comp->integrator_ready && n_states() > 0) ok = read_integrator(comp, r);
     return ok && r->at == r->size;
 }

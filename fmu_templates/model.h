@@ -90,6 +90,11 @@
 #ifndef N_DELAYS
 #define N_DELAYS 0
 #endif
+/* spatialDistribution(): config.h may define N_SPATIALS, the number of operators; each keeps
+ * its profile in ModelData (see DelayHistory). */
+#ifndef N_SPATIALS
+#define N_SPATIALS 0
+#endif
 #endif /* COSIM_RUNTIME_SOURCE */
 
 /* C forbids zero-length arrays; an unused array gets one dummy element. */
@@ -104,7 +109,7 @@ typedef struct {
     size_t n_float64, n_int32, n_int64, n_boolean, n_string; /* typed slots, hidden ones included */
     size_t n_value_references;  /* time (vr 0) included */
     size_t n_jacobian_nonzeros;
-    size_t n_guesses, n_delays;
+    size_t n_guesses, n_delays, n_spatials;
     bool has_jacobian;          /* MODEL_HAS_JACOBIAN */
     bool has_asserts;           /* MODEL_HAS_ASSERTS */
 } ModelConstants;
@@ -116,6 +121,7 @@ static inline size_t n_event_indicators(void) { return MODEL.n_event_indicators;
 static inline size_t n_guesses(void) { return MODEL.n_guesses; }
 static inline size_t n_strings(void) { return MODEL.n_string; }
 static inline size_t n_delays(void) { return MODEL.n_delays; }
+static inline size_t n_spatials(void) { return MODEL.n_spatials; }
 
 /* Ordered by severity, as fmi3Status is, so the worst of two is their maximum. */
 typedef enum { StatusOK, StatusWarning, StatusDiscard, StatusError, StatusFatal } Status;
@@ -157,7 +163,9 @@ typedef struct {
  * `capacity` (the oldest at `first`); two records at one time are the values before and after
  * an event. The runtime records (delays.c); model code reads it with delay_value
  * (model_support.h). `delay_time` and `delay_max` are those of the last record, `settled`
- * the time of the last event iteration (evaluations then read the values after events). */
+ * the time of the last event iteration (evaluations then read the values after events).
+ * A spatialDistribution()'s profile is one too, its `time` the points' places s (a point is
+ * at y = x - s; delays.h), its delay times unused. */
 typedef struct {
     double *time, *value;
     size_t capacity, first, count;
@@ -188,6 +196,7 @@ typedef struct ModelData {
     void *resources;
     void (*release)(struct ModelData *m);
     DelayHistory *delays; /* MODEL.n_delays */
+    DelayHistory *profiles; /* MODEL.n_spatials: those of spatialDistribution() */
     /* > 0 while a mixed block iterates on its discrete values: an assertion of an algorithm
      * failing then only sets `assert_deferred` (a pass on values not yet converged may break
      * it); the block runs its converged pass again, where the assertion counts. */
@@ -299,6 +308,16 @@ Status model_jacobian(ModelData *m, double values[]);
 Status model_delays(ModelData *m, double value[], double delay_time[], double delay_max[]);
 extern const char *const MODEL_DELAY_NAMES[];
 extern const bool MODEL_DELAY_DISCRETE[];
+
+/* What the runtime records for each spatialDistribution(), with every variable computed:
+ * its in0, in1, x and positiveVelocity (1 or 0); and the initial profile of number k, its
+ * MODEL_SPATIAL_POINTS[k] initialPoints and initialValues. The packager generates, in
+ * model_info.c, what each is for messages and, for a model without spatialDistribution(),
+ * the two functions, which the runtime never calls. */
+Status model_spatials(ModelData *m, double in0[], double in1[], double x[], double positive[]);
+Status model_spatial_profile(ModelData *m, size_t k, double points[], double values[]);
+extern const char *const MODEL_SPATIAL_NAMES[];
+extern const size_t MODEL_SPATIAL_POINTS[];
 
 /* A smooth model without events whose outputs model_derivatives already computes writes
  * SMOOTH_MODEL_WITHOUT_EVENTS once in model.c instead of the three trivial functions. */

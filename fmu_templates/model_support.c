@@ -99,6 +99,55 @@ double delay_value(const ModelData *m, size_t k, double at) {
            + step * s * (left * (s - 1.0) * (s - 1.0) + right * s * (s - 1.0));
 }
 
+/* ---- spatialDistribution() profiles ---- */
+
+/* The first point of h at or above s (h->count: none), from `low`. */
+static size_t first_from(const DelayHistory *h, size_t low, double s) {
+    size_t high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (record_time(h, middle) < s) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+/* The first point of h above s (h->count: none). */
+static size_t first_above(const DelayHistory *h, double s) {
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        if (record_time(h, middle) <= s) low = middle + 1;
+        else high = middle;
+    }
+    return low;
+}
+
+static double line(double s0, double v0, double s1, double v1, double s) {
+    return v0 + (v1 - v0) * (s - s0) / (s1 - s0);
+}
+
+double spatial_value(const ModelData *m, size_t k, int end, double in0, double in1, double x,
+                     bool positive) {
+    if (positive && end == 0) return in0;
+    if (!positive && end == 1) return in1;
+    const DelayHistory *h = &m->profiles[k];
+    if (h->count == 0) return NAN; /* the runtime places the initial profile before any reading */
+    if (positive) {
+        /* out1 at x - 1 from the points below x, then (x, in0) */
+        const double at = x - 1.0;
+        const size_t below = first_from(h, 0, x), j = first_from(h, 0, at);
+        if (j >= below) return j == 0 ? in0 : line(record_time(h, j - 1), record_value(h, j - 1), x, in0, at);
+        if (j == 0 || record_time(h, j) == at) return record_value(h, j);
+        return line(record_time(h, j - 1), record_value(h, j - 1), record_time(h, j), record_value(h, j), at);
+    }
+    /* out0 at x from (x - 1, in1), then the points above x - 1 */
+    const size_t above = first_above(h, x - 1.0), j = first_above(h, x); /* j: the first beyond x */
+    if (j <= above) return j == h->count ? in1 : line(x - 1.0, in1, record_time(h, j), record_value(h, j), x);
+    if (j == h->count || record_time(h, j - 1) == x) return record_value(h, j - 1);
+    return line(record_time(h, j - 1), record_value(h, j - 1), record_time(h, j), record_value(h, j), x);
+}
+
 /* ---- algebraic loops ---- */
 
 /* Between events a failure asks the integrator for a smaller step; elsewhere it is final. */

@@ -96,6 +96,16 @@ double instant_next(double t, double instant, double next);
  * event iteration at this time has settled. */
 double delay_value(const ModelData *m, size_t k, double at);
 
+/* ---- spatialDistribution(in0, in1, x, positiveVelocity, initialPoints, initialValues) ---- */
+
+/* End `end` (0: out0 at y = 0, 1: out1 at y = 1) of spatialDistribution() number k, with its
+ * current inputs: the entering end is its input (in0 while positive, else in1); the leaving
+ * end interpolates linearly between the recorded profile (model.h, DelayHistory) and the
+ * current entering end, (x, in0) or (x - 1, in1), beyond the last point the last point's
+ * value; where a jump (two points at one place) is at the end, its value outside. */
+double spatial_value(const ModelData *m, size_t k, int end, double in0, double in1, double x,
+                     bool positive);
+
 /* ---- algebraic loops ----
  * The solvers log a failure naming the loop (`description`, e.g. "the nonlinear system for y
  * (Pendulum.mo:16:3)") and return StatusDiscard between events (the integrator then tries a

@@ -278,6 +278,36 @@ class Delay:
 
 
 @node
+class Spatial:
+    """``(out0, out1) = spatialDistribution(in0, in1, x, positiveVelocity, initialPoints,
+    initialValues)`` (MLS 3.7.4.2), number ``index``: a quantity z(y) on y in [0, 1] that moves
+    by dx as ``x`` changes by dx. Blocks read its ends as ``spatial(index, end, in0, in1, x,
+    positive)`` (``compiler.symbolic.spatial_end``; end 0 is out0, 1 is out1).
+
+    The runtime keeps the profile as points (s, v) sorted by s and covering [x - 1, x]: s is
+    the value of x when v entered at y = 0, or x - 1 when it entered at y = 1, so that a point
+    is at y = x - s. At the start the profile is the piecewise-linear (``points``,
+    ``values``), placed at the start value of x (y = p at s = x - p; a point given twice is a
+    jump). It records where delay() records (after the initialization, at every accepted step
+    and inside it, before and after every event): the entering end, (x, in0) while
+    ``positive``, else (x - 1, in1); a jump of it at an event is two points at one s. Points
+    that left [x - 1, x] are dropped but the one just beyond. The leaving end is the linear
+    interpolation of the points and the current entering end; the entering end is its input
+    (out0 = in0 while ``positive``, out1 = in1 otherwise). It makes no events. During
+    initialization the leaving end is the initial profile's value there. ``text`` is the
+    call for messages."""
+    index: int
+    in0: Expr
+    in1: Expr
+    x: Expr
+    positive: Expr
+    points: tuple[Expr, ...]
+    values: tuple[Expr, ...]
+    text: str = ""
+    span: Optional[Span] = _span()
+
+
+@node
 class Reinit:
     state: str
     value: Expr
@@ -354,7 +384,8 @@ class System:
     except that the sample flags are false again.
 
     Delays: ``delays[k]`` is the k-th ``delay()`` (see ``Delay``); the runtime keeps their
-    histories.
+    histories. ``spatials[k]`` is the k-th ``spatialDistribution()`` (see ``Spatial``); the
+    runtime keeps their profiles, recorded with the delay histories.
 
     Initialization: ``initial_blocks`` compute every variable (states included) at the start
     time with ``initial()`` true, samples false and relations evaluated as written; a variable
@@ -386,6 +417,7 @@ class System:
     span: Optional[Span] = _span()
     external_objects: tuple[ExternalObject, ...] = ()
     delays: tuple[Delay, ...] = ()
+    spatials: tuple[Spatial, ...] = ()
 
     def variable(self, name: str) -> Variable:
         """The variable called ``name`` (a linear search; build a dict for many look-ups)."""
@@ -409,5 +441,5 @@ class System:
 __all__ = ["Alias", "AlgorithmBlock", "AssignStatement", "Assertion", "Assignment", "Block",
            "BreakStatement", "CallStatement", "Delay", "EVENT_HYSTERESIS", "IfStatement", "KINDS", "LinearBlock",
            "MIXED_ITERATIONS", "MixedBlock", "NewtonBlock", "Reinit", "Relation", "Residual",
-           "Sample", "System", "Termination", "Variable", "WhenClause", "WhenStatement",
+           "Sample", "Spatial", "System", "Termination", "Variable", "WhenClause", "WhenStatement",
            "WhileStatement", "leaf_blocks"]

@@ -41,6 +41,12 @@ def system_text(system: System) -> str:
                      f"{to_text(item.delay_time)}, at most {to_text(item.delay_max)}"
                      f"{' (discrete)' if item.discrete else ''}{_at(item.span)}"
                      for item in system.delays)
+    if system.spatials:
+        lines.append("spatial distributions (spatial(k, end, ...) reads profile k at end 0 or 1):")
+        lines.extend(f"{INDENT}{item.index}: {item.text}, initial profile "
+                     f"{{{', '.join(map(to_text, item.points))}}} -> "
+                     f"{{{', '.join(map(to_text, item.values))}}}{_at(item.span)}"
+                     for item in system.spatials)
     if system.when_clauses:
         lines.append("when-clauses:")
         for clause in system.when_clauses:

@@ -202,13 +202,17 @@ def _substitute(dae: Dae, table: dict, sets: _AliasSets, kept: list) -> tuple[Da
     clauses = tuple(_clause(item, replacements, subst) for item in dae.clauses)
     delays = tuple(replace(item, expr=subst(item.expr), delay_time=subst(item.delay_time),
                            delay_max=subst(item.delay_max)) for item in dae.delays)
+    spatials = tuple(replace(item, in0=subst(item.in0), in1=subst(item.in1), x=subst(item.x),
+                             positive=subst(item.positive),
+                             points=tuple(map(subst, item.points)),
+                             values=tuple(map(subst, item.values))) for item in dae.spatials)
     asserts = tuple(type(item)(subst(item.condition), subst(item.message), item.level,
                                item.span) for item in dae.asserts)
     algorithms = tuple(map_algorithm(block, subst) for block in dae.algorithms)
     initial_algorithms = tuple(map_algorithm(block, subst) for block in dae.initial_algorithms)
     return with_changes(dae, variables=tuple(variables.values()), equations=equations,
                         initial_equations=initial, relations=relations, clauses=clauses,
-                        delays=delays,
+                        delays=delays, spatials=spatials,
                         asserts=asserts, aliases=dae.aliases + tuple(aliases),
                         algorithms=algorithms, initial_algorithms=initial_algorithms), changed
 

@@ -39,7 +39,7 @@ def assemble(dae: Dae, simulation: tuple, initial: list) -> System:
         n_derivative, n_indicator, tuple(initial), dae.relations, dae.samples, dae.clauses,
         dae.asserts, jacobian_pattern(blocks[:n_derivative], states), model.functions,
         model.enumerations, model.experiment, model.description, model.span,
-        model.external_objects, delays=dae.delays)
+        model.external_objects, delays=dae.delays, spatials=dae.spatials)
 
 
 def _kind(item, states: set) -> str:

@@ -89,8 +89,8 @@ class DaeEquation:
 @node
 class Dae:
     """The system between passes. ``algorithms`` are ``compiler.system.AlgorithmBlock``
-    values, ``clauses`` ``WhenClause`` values, ``relations``, ``samples`` and ``delays``
-    those of ``compiler.system``."""
+    values, ``clauses`` ``WhenClause`` values, ``relations``, ``samples``, ``delays`` and
+    ``spatials`` those of ``compiler.system``."""
     name: str
     variables: tuple[DaeVariable, ...]
     equations: tuple[DaeEquation, ...]
@@ -101,6 +101,7 @@ class Dae:
     samples: tuple = ()
     clauses: tuple = ()
     delays: tuple = ()
+    spatials: tuple = ()
     asserts: tuple = ()
     aliases: tuple = ()
     states: tuple[str, ...] = ()

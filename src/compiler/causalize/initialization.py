@@ -4,7 +4,8 @@ Input: the index-reduced ``Dae``. Output: blocks computing states, derivatives, 
 discrete variables, the pre values of discrete variables (variables named ``pre(v)``) and
 parameters with ``fixed = false``, from: the model's equations (when-equations inactive
 unless their condition reads ``initial()``, relations as written, samples false, delays
-the expression they delay),
+the expression they delay, the leaving end of a spatialDistribution() the initial profile's
+value there),
 the initial equations, ``v = start`` for continuous variables with ``fixed = true``, and
 ``pre(v) = start`` for discrete variables (unless initial equations decide them). Algorithm
 sections run without the when-statements that cannot fire at initialization.
@@ -25,7 +26,7 @@ from compiler.causalize.matching import maximum_matching
 from compiler.causalize.sort import sorted_blocks
 from compiler.causalize.start import vanishing_test
 from compiler.causalize.statements import map_algorithm, without_inactive_whens
-from compiler.symbolic import FALSE, TRUE, Op, Var, const, relation, var
+from compiler.symbolic import FALSE, TRUE, Op, Var, const, if_, relation, var
 from compiler.symbolic.transform import replace_nodes
 
 _STATE_WANTED = ("prefer", "always")   # the stateSelect values that ask for a state
@@ -150,6 +151,7 @@ class _Rewriter:
         self.relations = {item.var: item for item in dae.relations}
         self.samples = {item.var for item in dae.samples}
         self.delays = dae.delays
+        self.spatials = dae.spatials
         # Real variables when-equations assign are discrete-time too (MLS 3.8.3): during
         # initialization an inactive when-equation says v = pre(v), not v = v
         self.when_assigned = {item.when_var for item in dae.equations if item.when_var}
@@ -171,7 +173,18 @@ class _Rewriter:
                 return self._pre(node.args[0])
             if node.op == "delay":   # at the start, delay(expr, ...) is expr
                 return self(self.delays[node.args[0].value].expr)
+            if node.op == "spatial":
+                return self(self._spatial_start(node))
         return None
+
+    def _spatial_start(self, node):
+        """A spatialDistribution()'s end at the start: its input where it is the entering
+        end, else the initial profile's value there (initialPoints go from 0 to 1)."""
+        k, end, in0, in1, _, positive = node.args
+        values = self.spatials[k.value].values
+        if end.value == 0:
+            return if_(positive, in0, values[0])
+        return if_(positive, values[-1], in1)
 
     def _pre(self, target: Var):
         item = self.table.get(target.name)

@@ -20,9 +20,9 @@ from compiler.causalize.steps import event_function
 from compiler.causalize.when import lower_when
 from compiler.symbolic import (
     BOOLEAN, FALSE, REAL, TIME, TRUE, ZERO, NotDifferentiable, Op, and_, delayed, function, if_,
-    not_, or_, relation, sub, time_derivative, to_text, var)
+    not_, or_, relation, spatial_end, sub, time_derivative, to_text, var)
 from compiler.symbolic.convert import ConversionError, Converter, Hooks
-from compiler.system import HOMOTOPY_FLAG, Assertion, Delay, Relation, Sample
+from compiler.system import HOMOTOPY_FLAG, Assertion, Delay, Relation, Sample, Spatial
 
 _EVENT_RELATIONS = ("<", "<=", ">", ">=")
 
@@ -55,6 +55,9 @@ class _EventHooks(Hooks):
     def delay(self, expr, delay_time, delay_max):
         return self.lowering.delay(expr, delay_time, delay_max)
 
+    def spatial(self, end, in0, in1, x, positive, points, values):
+        return self.lowering.spatial(end, in0, in1, x, positive, points, values)
+
     def homotopy(self, actual, simplified):
         return self.lowering.homotopy(actual, simplified())
 
@@ -81,6 +84,7 @@ class _Lowering:
         self.samples: dict = {}
         self.delays: dict = {}
         self.delay_list: list = []   # by index
+        self.spatials: dict = {}
         self.equations: list[DaeEquation] = []
         self.asserts: list[Assertion] = []
         # ``f(x);`` as an equation: an algorithm section of that one call (MLS 8.3.x)
@@ -151,6 +155,22 @@ class _Lowering:
             self.delay_list.append(found)
         return delayed(found.index, sub(TIME, delay_time))
 
+    def spatial(self, end, in0, in1, x, positive, points, values):
+        """End ``end`` of spatialDistribution(in0, in1, x, positive, points, values): the
+        equations of one call (its two ends) share one ``Spatial``, as do equal calls."""
+        if not self.is_parameter(*points, *values):
+            raise ConversionError("spatialDistribution() needs parameter expressions for "
+                                  "initialPoints and initialValues")
+        key = (in0, in1, x, positive, points, values)
+        found = self.spatials.get(key)
+        if found is None:
+            text = (f"spatialDistribution({to_text(in0)}, {to_text(in1)}, {to_text(x)}, "
+                    f"{to_text(positive)})")
+            found = Spatial(len(self.spatials), in0, in1, x, positive, points, values, text,
+                            self.span)
+            self.spatials[key] = found
+        return spatial_end(found.index, end, in0, in1, x, positive)
+
     def is_parameter(self, *exprs) -> bool:
         table = self.variables
         return all(name in table and table[name].kind in (PARAMETER, CONSTANT)
@@ -203,7 +223,8 @@ class _Lowering:
                    tuple(initial), algorithms, initial_algorithms,
                    relations=tuple(self.relations.values()),
                    samples=tuple(self.samples.values()), clauses=tuple(self.clauses),
-                   delays=tuple(self.delays.values()), asserts=tuple(self.asserts),
+                   delays=tuple(self.delays.values()), spatials=tuple(self.spatials.values()),
+                   asserts=tuple(self.asserts),
                    flat=self.model)
 
     def _variable(self, item: flat.Variable) -> DaeVariable:

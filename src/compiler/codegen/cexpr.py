@@ -81,6 +81,9 @@ class CWriter(SlotWriter):
             return self._power(args)
         if name == "delay":
             return f"delay_value(m, {args[0].value}, {self.text(args[1])})"
+        if name == "spatial":
+            inputs = ", ".join(self.text(arg) for arg in args[2:])
+            return f"spatial_value(m, {args[0].value}, {args[1].value}, {inputs})"
         if name == "Integer":
             return f"(int32_t){self.operand(args[0], UNARY)}"
         if name == "String":

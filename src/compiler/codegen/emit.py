@@ -131,6 +131,7 @@ class _Module:
                           if system.relations else ["(void)z;"]),
             self._event_update(),
             self._delays(),
+            self._spatials(),
             jacobian,
         ]
         code = self.context.functions
@@ -324,20 +325,59 @@ class _Module:
         """model_delays (model.h): what the runtime records for each delay()."""
         if not self.system.delays:
             return ""
-        writer = self.context.writer()
-        lines = []
-        for item in self.system.delays:
-            k = item.index
-            for target, expr in (("value", item.expr), ("delay_time", item.delay_time),
-                                 ("delay_max", item.delay_max)):
-                text = writer.text(expr)
-                lines.extend(writer.take_lines())
-                lines.append(f"{target}[{k}] = {text};")
-            lines[-1] += f" /* {item.text} */"
-        return function_text(
+        return self._recorded(
             "/* delay(): the values to record, the delay times and the maximum delay times */",
             "Status model_delays(ModelData *m, double value[], double delay_time[], "
-            "double delay_max[])", lines)
+            "double delay_max[])",
+            [[(f"{target}[{item.index}]", expr) for target, expr in (
+                ("value", item.expr), ("delay_time", item.delay_time),
+                ("delay_max", item.delay_max))] for item in self.system.delays],
+            [item.text for item in self.system.delays])
+
+    def _spatials(self) -> str:
+        """model_spatials and model_spatial_profile (model.h): what the runtime records for
+        each spatialDistribution(), and its initial profile."""
+        if not self.system.spatials:
+            return ""
+        return "\n\n".join((self._recorded(
+            "/* spatialDistribution(): the inputs to record (positiveVelocity as 1 or 0) */",
+            "Status model_spatials(ModelData *m, double in0[], double in1[], double x[], "
+            "double positive[])",
+            [[(f"{target}[{item.index}]", expr) for target, expr in (
+                ("in0", item.in0), ("in1", item.in1), ("x", item.x),
+                ("positive", item.positive))] for item in self.system.spatials],
+            [item.text for item in self.system.spatials]), self._profiles()))
+
+    def _profiles(self) -> str:
+        """model_spatial_profile: a case per operator."""
+        writer = self.context.writer()
+        lines = ["switch (k) {"]
+        for item in self.system.spatials:
+            lines.append(f"case {item.index}: /* {item.text} */")
+            for target, exprs in (("points", item.points), ("values", item.values)):
+                for j, expr in enumerate(exprs):
+                    text = writer.text(expr)
+                    lines.extend(f"    {line}" for line in writer.take_lines())
+                    lines.append(f"    {target}[{j}] = {text};")
+            lines.append("    break;")
+        lines += ["default:", "    break;", "}"]
+        return function_text(
+            "/* spatialDistribution() number k: its initialPoints and initialValues */",
+            "Status model_spatial_profile(ModelData *m, size_t k, double points[], "
+            "double values[])", lines)
+
+    def _recorded(self, comment: str, signature: str, groups: list, texts: list) -> str:
+        """A function assigning what the runtime records: ``groups`` of (target, expression)
+        per operator, the last line of each commented with its ``texts`` entry."""
+        writer = self.context.writer()
+        lines = []
+        for group, text in zip(groups, texts):
+            for target, expr in group:
+                value = writer.text(expr)
+                lines.extend(writer.take_lines())
+                lines.append(f"{target} = {value};")
+            lines[-1] += f" /* {text} */"
+        return function_text(comment, signature, lines)
 
     def _jacobian(self) -> str:
         signature = "Status model_jacobian(ModelData *m, double values[])"

@@ -115,6 +115,7 @@ def make_layout(system: System, plan: ParameterPlan, identifier: str) -> Layout:
         name=system.name, identifier=identifier, variables=variables, hidden=hidden_slots,
         event_indicators=tuple(_indicator_text(item) for item in system.relations),
         delays=tuple((_indicator_text(item), item.discrete) for item in system.delays),
+        spatials=tuple((_indicator_text(item), len(item.points)) for item in system.spatials),
         jacobian=tuple((row, column) for column, rows in enumerate(system.jacobian_rows)
                        for row in rows),
         has_jacobian=builder.has_jacobian, dependencies=_state_outputs(variables, system),

@@ -31,7 +31,7 @@ COUNTERS = ("k", "j")   # the loop counters in generated C, innermost first
 COUNTER = COUNTERS[0]
 # operators a loop does not hold: pre() reads another array, the others have side effects
 # or state of their own
-_NOT_LOOPED = frozenset({"pre", "delay", "String", "loadResource"})
+_NOT_LOOPED = frozenset({"pre", "delay", "spatial", "String", "loadResource"})
 
 
 class SlotIndex:

@@ -24,7 +24,9 @@ KEPT = {
     "homotopy": ("actual", "simplified"), "semiLinear": ("x", "k1", "k2"),
 }
 UNSUPPORTED = {
-    "spatialDistribution": "spatialDistribution() is not supported",
+    # (equations '(out0, out1) = spatialDistribution(...)' are flatten.spatial's)
+    "spatialDistribution": "spatialDistribution() can only be used in an equation "
+                           "'(out0, out1) = spatialDistribution(...)' (MLS 3.7.4.2)",
     "reinit": "reinit() is a statement: it can only stand alone inside a when-clause",
     "assert": "assert() is a statement, not an expression",
     "terminate": "terminate() is a statement, not an expression",

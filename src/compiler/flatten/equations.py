@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from compiler import flat
 from compiler.flatten import values
-from compiler.flatten.calls import CallResult, translate_call
+from compiler.flatten import spatial
+from compiler.flatten.calls import CallResult, builtin_called, translate_call
 from compiler.flatten.connection_graph import GRAPH_OPERATORS, graph_operator
 from compiler.flatten.errors import FlattenError, NotEvaluable
 from compiler.flatten.exprtypes import check_same_type, is_parameter_expression
@@ -250,7 +251,7 @@ def _size(value) -> str:
 def equality(lhs, rhs, env, span) -> list:
     """``lhs = rhs`` as scalar equations (a call with several outputs as one tuple equation)."""
     if type(lhs) is ast.TupleExpr:
-        return [tuple_equation(lhs, rhs, env, span)]
+        return tuple_equations(lhs, rhs, env, span)
     left = translate(lhs, env)
     right = translate_call(rhs, env, whole=True) if type(rhs) is ast.Call else translate(rhs, env)
     if type(right) is CallResult:
@@ -260,6 +261,16 @@ def equality(lhs, rhs, env, span) -> list:
         check_same_type(None, (a, b), env.ctx, span, "equation")
         result.append(flat.Equation(a, b, span))
     return result
+
+
+def tuple_equations(lhs: ast.TupleExpr, rhs, env, span) -> list:
+    """``(a, b) = f(...)`` as flat equations: one tuple equation, or one per output of
+    spatialDistribution()."""
+    if type(rhs) is ast.Call and builtin_called(rhs.func, env) and \
+            rhs.func.parts[0].name == spatial.NAME:
+        targets = [None if item is None else translate(item, env) for item in lhs.elements]
+        return spatial.spatial_equations(targets, rhs, env, span)
+    return [tuple_equation(lhs, rhs, env, span)]
 
 
 def tuple_equation(lhs: ast.TupleExpr, rhs, env, span) -> flat.Equation:

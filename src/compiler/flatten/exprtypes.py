@@ -15,7 +15,7 @@ _ARGUMENT_TYPE = frozenset({"abs", "sign", "min", "max", "pre", "noEvent", "mod"
                             "delay", "homotopy"})
 # (noEvent, smooth and homotopy of parameter expressions are parameter expressions)
 _VARYING_CALLS = frozenset({"initial", "terminal", "sample", "pre", "edge", "change", "der",
-                            "delay"})
+                            "delay", "spatialDistribution"})
 _RELATIONS = frozenset({"<", "<=", ">", ">=", "==", "<>", "and", "or"})
 _NUMERIC = frozenset({"Real", "Integer"})
 

@@ -24,7 +24,8 @@ from compiler.lang import ast
 
 # Built-ins that mean something only in models (events, states, time).
 _MODEL_ONLY = frozenset({"der", "pre", "edge", "change", "initial", "terminal", "sample",
-                         "reinit", "delay", "homotopy", "cardinality"})
+                         "reinit", "delay", "homotopy", "cardinality",
+                         "spatialDistribution"})
 
 
 def _sized_by_literal(dims: tuple, default) -> tuple:

@@ -75,6 +75,7 @@ def config_header(interface: ModelInterface, layout: Layout, token: str) -> str:
         "MODEL_HAS_ASSERTS": "1" if interface.has_asserts else "0",
         "N_GUESSES": str(len(interface.guesses)),
         "N_DELAYS": str(len(interface.delays)),
+        "N_SPATIALS": str(len(interface.spatials)),
     }
     lines += [f"#define {key} {value}" for key, value in defines.items()]
     for type_ in TYPES:
@@ -105,12 +106,22 @@ def config_header(interface: ModelInterface, layout: Layout, token: str) -> str:
 MODEL_CONSTANTS = (
     "INSTANTIATION_TOKEN", "DEFAULT_TOLERANCE", "N_STATES", "N_EVENT_INDICATORS",
     *(SIZES[t] for t in TYPES), "N_VALUE_REFERENCES", "N_JACOBIAN_NONZEROS", "N_GUESSES",
-    "N_DELAYS", "MODEL_HAS_JACOBIAN", "MODEL_HAS_ASSERTS")
+    "N_DELAYS", "N_SPATIALS", "MODEL_HAS_JACOBIAN", "MODEL_HAS_ASSERTS")
 # model.h's model_delays of a model without delay(): the runtime records nothing, so it is
 # never called
 NO_DELAYS = [
     "Status model_delays(ModelData *m, double value[], double delay_time[], double delay_max[]) {",
     "    (void)m, (void)value, (void)delay_time, (void)delay_max;",
+    "    return StatusOK;",
+    "}", ""]
+# ... and those of a model without spatialDistribution()
+NO_SPATIALS = [
+    "Status model_spatials(ModelData *m, double in0[], double in1[], double x[], double positive[]) {",
+    "    (void)m, (void)in0, (void)in1, (void)x, (void)positive;",
+    "    return StatusOK;",
+    "}",
+    "Status model_spatial_profile(ModelData *m, size_t k, double points[], double values[]) {",
+    "    (void)m, (void)k, (void)points, (void)values;",
     "    return StatusOK;",
     "}", ""]
 
@@ -185,6 +196,12 @@ def model_info(interface: ModelInterface, layout: Layout) -> str:
                     ["true" if discrete else "false" for _, discrete in interface.delays])
     if not interface.delays:
         lines += NO_DELAYS
+    lines += _table("char *const", "MODEL_SPATIAL_NAMES", "ARRAY_SIZE(N_SPATIALS)",
+                    [c_string(text) for text, _ in interface.spatials])
+    lines += _table("size_t", "MODEL_SPATIAL_POINTS", "ARRAY_SIZE(N_SPATIALS)",
+                    [str(n) for _, n in interface.spatials])
+    if not interface.spatials:
+        lines += NO_SPATIALS
     lines += _table("size_t", "MODEL_JACOBIAN_COLUMN_START", "N_STATES + 1", [str(v) for v in start])
     lines += _table("size_t", "MODEL_JACOBIAN_ROWS", "ARRAY_SIZE(N_JACOBIAN_NONZEROS)", [str(v) for v in rows_])
     return "\n".join(lines)

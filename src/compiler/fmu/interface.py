@@ -98,6 +98,9 @@ class ModelInterface:
     delays : tuple of (str, bool)
         Each ``delay()`` of the model: what it is for messages (``"delay(v, T) (M.mo:3:5)"``)
         and whether its expression changes only at events (fmu_templates/delays.h).
+    spatials : tuple of (str, int)
+        Each ``spatialDistribution()``: what it is for messages and the number of points of
+        its initial profile (fmu_templates/delays.h).
     """
 
     name: str
@@ -115,6 +118,7 @@ class ModelInterface:
     has_asserts: bool = False
     guesses: tuple[str, ...] = ()
     delays: tuple[tuple[str, bool], ...] = ()
+    spatials: tuple[tuple[str, int], ...] = ()
 
 
 def default_initial(variable: Variable) -> Initial | None:

@@ -181,8 +181,8 @@ def model_description(interface: ModelInterface, layout: Layout, token: str,
         **({"description": interface.description} if interface.description else {}),
         "generationTool": GENERATION_TOOL, "variableNamingConvention": "structured",
     })
-    # delay() records its expressions at each completed step (fmu_templates/delays.h)
-    completed_steps = "true" if interface.delays else "false"
+    # delay() and spatialDistribution() record at each completed step (fmu_templates/delays.h)
+    completed_steps = "true" if interface.delays or interface.spatials else "false"
     etree.SubElement(root, "ModelExchange", {"modelIdentifier": interface.identifier, **capabilities,
                                              "needsCompletedIntegratorStep": completed_steps})
     etree.SubElement(root, "CoSimulation", {"modelIdentifier": interface.identifier, **capabilities,

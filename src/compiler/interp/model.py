@@ -14,6 +14,7 @@ import numpy as np
 
 from compiler.interp.codegen import BlockCode
 from compiler.interp.delays import DelayHistories
+from compiler.interp.profiles import Profiles
 from compiler.interp.errors import SimulationError
 from compiler.interp.functions import FunctionTable
 from compiler.interp.pycode import compile_function
@@ -54,6 +55,7 @@ class ExecutableModel:
         self.input_slots = [(self.slots[name], value) for name, value in self.inputs.items()]
         self.terminated = False   # a terminate() in an algorithm ran
         self.delays = DelayHistories(system.delays)
+        self.profiles = Profiles(system.spatials)
         self._generate()
 
     # ---------------------------------------------------------------------- start values
@@ -105,7 +107,8 @@ class ExecutableModel:
                      "_newton": newton, "_solve_linear": solve_linear,
                      "_iterate_mixed": functools.partial(iterate_mixed, assertions=assertions),
                      "_assertion_failed": assertions.check_failed, "_terminate": self._terminate,
-                     "_m_delay": lambda k, at: self.delays.value(k, at, self.v[0])}
+                     "_m_delay": lambda k, at: self.delays.value(k, at, self.v[0]),
+                     "_m_spatial": self.profiles.value}
         namespace.update((python, _lazy(self.functions, name)) for name, python in names.items())
         for name, params, body in code.helpers:
             namespace[name] = compile_function(name, params, body, namespace)
@@ -117,7 +120,9 @@ class ExecutableModel:
                            ("clause_activity", "the when-conditions"),
                            ("initial_activity", "the when-conditions"),
                            ("assert_values", "the asserts"),
-                           ("delay_inputs", "the delayed expressions")):
+                           ("delay_inputs", "the delayed expressions"),
+                           ("spatial_inputs", "the inputs of spatialDistribution()"),
+                           ("spatial_profiles", "the initial profiles of spatialDistribution()")):
             setattr(self, name, self._guarded(namespace[name], what))
         self.reinit_values = [namespace[f"_reinits_{k}"]
                               for k in range(len(system.when_clauses))]
@@ -156,6 +161,10 @@ class ExecutableModel:
         _values_function(code, "assert_values", [item.condition for item in system.asserts])
         _values_function(code, "delay_inputs", [expr for item in system.delays for expr in
                                                 (item.expr, item.delay_time, item.delay_max)])
+        _values_function(code, "spatial_inputs", [expr for item in system.spatials for expr in
+                                                  (item.in0, item.in1, item.x, item.positive)])
+        _values_function(code, "spatial_profiles", [expr for item in system.spatials
+                                                    for expr in item.points + item.values])
 
     # --------------------------------------------------------------------------- helpers
     def set_point(self, t: float, states) -> None:
@@ -177,23 +186,39 @@ class ExecutableModel:
         self.run_indicators()
         self.run_others()
 
-    def delay_values(self, event_mode: bool = False, evaluate: bool = True) -> tuple:
-        """(values, delay times, maximum delay times) of the delayed expressions at the
-        current point (every value computed first unless not ``evaluate``, lookups at an
-        event's instant on its side ``event_mode``)."""
+    def recorded_values(self, event_mode: bool = False, evaluate: bool = True) -> tuple:
+        """What the runtime records at the current point: (values, delay times, maximum
+        delay times) of the delayed expressions and the inputs of the spatialDistribution()
+        operators (every value computed first unless not ``evaluate``, lookups at an event's
+        instant on its side ``event_mode``)."""
         histories = self.delays
         histories.event_mode = event_mode
         if evaluate:
             self.evaluate_all()
         inputs = self.delay_inputs()
+        spatial = self.spatial_inputs()
         histories.event_mode = False
-        return inputs[0::3], inputs[1::3], inputs[2::3]
+        return inputs[0::3], inputs[1::3], inputs[2::3], spatial
+
+    @property
+    def records(self) -> bool:
+        """Whether the model keeps delay histories or spatialDistribution() profiles."""
+        return bool(self.system.delays or self.system.spatials)
+
+    def store(self, t: float, values: tuple) -> None:
+        """Record ``values`` (``recorded_values``) taken at time ``t``."""
+        *delayed, spatial = values
+        self.delays.record(t, *delayed)
+        if not self.profiles.started:   # the initial profiles, placed at the start's x
+            self.profiles.start(self.spatial_profiles(), spatial)
+        self.profiles.record(spatial)
 
     def record_delays(self, event_mode: bool = False, evaluate: bool = True) -> None:
-        """Record the delayed expressions at the current point (see ``delay_values``)."""
-        if not self.system.delays:
+        """Record the delayed expressions and spatialDistribution() inputs at the current
+        point (see ``recorded_values``)."""
+        if not self.records:
             return
-        self.delays.record(self.v[0], *self.delay_values(event_mode, evaluate))
+        self.store(self.v[0], self.recorded_values(event_mode, evaluate))
         if event_mode:
             self.delays.settled = self.v[0]
 

@@ -192,26 +192,30 @@ class _Run:
         return solver.t, solver.y, False
 
     def _record_delays_inside(self, dense, t_old: float, t_new: float) -> None:
-        """Records of the delayed expressions inside a step (its ends excluded), as the FMU
-        takes them on the dense output (fmu_templates/delays.h): the middle, and the middles
-        of halves where the line between their ends misses it by more than sqrt(rtol)."""
+        """Records of the delayed expressions and spatialDistribution() inputs inside a step
+        (its ends excluded), as the FMU takes them on the dense output (fmu_templates/delays.h):
+        the middle, and the middles of halves where the line between their ends misses it by
+        more than sqrt(rtol) for a delay (a cubic interpolates), rtol for a profile (a line)."""
         model = self.model
-        if not model.system.delays:
+        if not model.records:
             return
 
         def values(t):
             model.set_point(t, dense(t))
-            return model.delay_values()
+            return model.recorded_values()
+
+        def resolved(va, vm, vb):
+            return all(abs(x - 0.5 * (y + z)) <= math.sqrt(self.rtol) * max(abs(x), abs(y), abs(z))
+                       for x, y, z in zip(vm[0], va[0], vb[0])) and \
+                not model.profiles.unresolved(va[3], vm[3], vb[3], self.rtol)
 
         def halves(a, va, b, vb, depth):
             m = 0.5 * (a + b)
             vm = values(m)
-            fine = depth >= RECORD_DEPTH or all(
-                abs(x - 0.5 * (y + z)) <= math.sqrt(self.rtol) * max(abs(x), abs(y), abs(z))
-                for x, y, z in zip(vm[0], va[0], vb[0]))
+            fine = depth >= RECORD_DEPTH or resolved(va, vm, vb)
             if not fine:
                 halves(a, va, m, vm, depth + 1)
-            model.delays.record(m, *vm)
+            model.store(m, vm)
             if not fine:
                 halves(m, vm, b, vb, depth + 1)
         halves(t_old, values(t_old), t_new, values(t_new), 0)

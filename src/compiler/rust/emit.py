@@ -69,6 +69,10 @@ def _refuse_unsupported(system: System) -> None:
     if system.delays:
         item = system.delays[0]
         raise EmitError(f"{item.text}: delay() is not supported by the Rust backend", item.span)
+    if system.spatials:
+        item = system.spatials[0]
+        raise EmitError(f"{item.text}: spatialDistribution() is not supported by the Rust "
+                        "backend", item.span)
     if system.external_objects:
         item = system.external_objects[0]
         raise EmitError(f"the external object {item.name} is not supported by the Rust backend",

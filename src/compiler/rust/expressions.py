@@ -122,6 +122,9 @@ class RustWriter(SlotWriter):
             return f"{self.operand(args[0], CAST)} as i32"
         if name == "delay":   # (String() and loadResource() are Strings: refused above)
             raise EmitError(f"delay() ({node!r}) is not supported by the Rust backend")
+        if name == "spatial":   # (refused with its place before: rust.emit)
+            raise EmitError(f"spatialDistribution() ({node!r}) is not supported by the Rust "
+                            "backend")
         return None
 
     def conditional(self, node) -> str:

@@ -44,6 +44,11 @@ class Hooks:
         """``delay(expr, delay_time, delay_max)`` of converted expressions."""
         raise ConversionError("delay() is not allowed here")
 
+    def spatial(self, end: int, in0, in1, x, positive, points, values):
+        """End ``end`` (0: out0, 1: out1) of ``spatialDistribution(in0, in1, x, positive,
+        points, values)`` of converted expressions (``points``, ``values``: tuples)."""
+        raise ConversionError("spatialDistribution() is not allowed here")
+
     def homotopy(self, actual, simplified):
         """``homotopy(actual, simplified())``: the actual expression unless the stage solves
         the initialization from the simplified one first."""
@@ -207,6 +212,15 @@ def _delay(self, args, events):
     return self.hooks.delay(expr, delay_time, delay_max)
 
 
+def _spatial(self, args, events):
+    end, in0, in1, x, positive, *profile = args
+    in0, in1, x, positive, *profile = (self.convert(arg, events)
+                                       for arg in (in0, in1, x, positive, *profile))
+    half = len(profile) // 2
+    return self.hooks.spatial(end.value, in0, in1, x, positive, tuple(profile[:half]),
+                              tuple(profile[half:]))
+
+
 def _sample(self, args, events):
     return self.hooks.sample(self.convert(args[0], False), self.convert(args[1], False))
 
@@ -214,7 +228,7 @@ def _sample(self, args, events):
 _SPECIAL = {
     "der": _der, "pre": _pre, "edge": _edge, "change": _change, "noEvent": _no_event,
     "smooth": _smooth, "homotopy": _homotopy, "semiLinear": _semi_linear, "sample": _sample,
-    "delay": _delay,
+    "delay": _delay, "spatialDistribution": _spatial,
     "initial": lambda self, args, events: initial(),
     "terminal": lambda self, args, events: terminal(),
 }

@@ -24,7 +24,9 @@ class NotDifferentiable(Exception):
 
     @staticmethod
     def describe(node) -> str:
-        return f"the function {node.function}" if type(node) is Call else "delay()"
+        if type(node) is Call:
+            return f"the function {node.function}"
+        return "spatialDistribution()" if node.op == "spatial" else "delay()"
 
 
 def diff(expr, name: str, memo: dict | None = None, calls=None):
@@ -200,4 +202,5 @@ _RULES = {
     "mod": _mod,
     "rem": _rem,
     "delay": _delay,
+    "spatial": _delay,   # (so is a spatialDistribution()'s end: it reads a recorded profile)
 }

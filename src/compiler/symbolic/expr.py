@@ -392,6 +392,13 @@ def delayed(index: int, at: Expr) -> Op:
     return _op("delay", (const(index), at), REAL)
 
 
+def spatial_end(index: int, end: int, in0: Expr, in1: Expr, x: Expr, positive: Expr) -> Op:
+    """End ``end`` (0: y = 0, out0; 1: y = 1, out1) of spatialDistribution() number ``index``
+    (``compiler.system.Spatial``): it reads the recorded profile and the current entering end
+    (``in0`` at x while ``positive``, else ``in1`` at x - 1), so it depends on all four."""
+    return _op("spatial", (const(index), const(end), in0, in1, x, positive), REAL)
+
+
 def initial() -> Op:
     return _op("initial", (), BOOLEAN)
 
