@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import zlib
 
+import networkx as nx
+
 from compiler.causalize.dae import Dae, with_changes
 from compiler.causalize.errors import CausalizeError
 from compiler.causalize.start import start_environment
@@ -245,53 +247,47 @@ def _named_states(problem, states) -> set[str]:
     ``theta1 = joint.phi``. MLS 4.9.7's "use it as a state" holds through such names: the
     same values, integrated as the same state."""
     index = {name: j for j, name in enumerate(problem.names)}
-    parent = list(range(len(problem.names)))
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(problem.names)))
+    graph.add_edges_from((index[item.lhs.name], index[item.rhs.name])
+                         for item in problem.equations
+                         if not item.when_var and type(item.lhs) is Var and type(item.rhs) is Var
+                         and item.lhs.name in index and item.rhs.name in index)
+    while True:     # variables equal have equal derivatives
+        components = list(nx.connected_components(graph))
+        for component in components:
+            derivatives = [problem.derivative[j] for j in component if problem.derivative[j] >= 0]
+            graph.add_edges_from(zip(derivatives, derivatives[1:]))
+        if nx.number_connected_components(graph) == len(components):
+            break
+    state_indices = {index[name] for name in states if name in index}
+    return set(states) | {problem.names[j] for component in components
+                          if component & state_indices for j in component}
 
-    def root(j):
-        while parent[j] != j:
-            parent[j] = parent[parent[j]]
-            j = parent[j]
-        return j
 
-    def unite(a, b) -> bool:
-        a, b = root(a), root(b)
-        if a == b:
-            return False
-        parent[b] = a
-        return True
-
-    for equation in problem.equations:
-        if equation.when_var or type(equation.lhs) is not Var or type(equation.rhs) is not Var:
-            continue
-        if equation.lhs.name in index and equation.rhs.name in index:
-            unite(index[equation.lhs.name], index[equation.rhs.name])
-    changed = True
-    while changed:      # variables equal have equal derivatives
-        changed = False
-        derivative_of_class = {}
-        for j, d in enumerate(problem.derivative):
-            if d >= 0:
-                other = derivative_of_class.setdefault(root(j), d)
-                changed |= unite(other, d)
-    state_classes = {root(index[name]) for name in states if name in index}
-    return set(states) | {name for j, name in enumerate(problem.names)
-                          if root(j) in state_classes}
+def _unkept_always(problem, states) -> list[str]:
+    """The stateSelect = always variables that are neither a state nor name one."""
+    state_set = set(states)
+    missing = [name for name in problem.names
+               if problem.table[name].state_select == "always" and name not in state_set]
+    if not missing:
+        return []
+    named = _named_states(problem, states)
+    return [name for name in missing if name not in named]
 
 
 def respects_state_select(problem, states) -> bool:
-    state_set, named = set(states), _named_states(problem, states)
-    for name in problem.names:
-        select = problem.table[name].state_select
-        if select == "always" and name not in named or select == "never" and name in state_set:
-            return False
-    return True
+    state_set = set(states)
+    return not _unkept_always(problem, states) and not any(
+        problem.table[name].state_select == "never" and name in state_set
+        for name in problem.names)
 
 
 def check_state_select(problem, states: list[str]) -> None:
-    state_set, named = set(states), _named_states(problem, states)
-    for j, name in enumerate(problem.names):
+    state_set, unkept = set(states), set(_unkept_always(problem, states))
+    for name in problem.names:
         item = problem.table[name]
-        if item.state_select == "always" and name not in named:
+        if name in unkept:
             raise CausalizeError(f"'{name}' has stateSelect = always but index reduction "
                                  f"cannot keep it as a state (the states are "
                                  f"{', '.join(states)})", item.span)
