@@ -10,8 +10,6 @@
 #include "model_support.h"
 
 static size_t position(const DelayHistory *h, size_t j) { return (h->first + j) % h->capacity; }
-static double time_of(const DelayHistory *h, size_t j) { return h->time[position(h, j)]; }
-static double value_of(const DelayHistory *h, size_t j) { return h->value[position(h, j)]; }
 
 bool delays_reserve(DelayHistory *h, size_t n) {
     if (n <= h->capacity) return true;
@@ -25,8 +23,8 @@ bool delays_reserve(DelayHistory *h, size_t n) {
         return false;
     }
     for (size_t j = 0; j < h->count; j++) { /* unrolled: the oldest first */
-        times[j] = time_of(h, j);
-        values[j] = value_of(h, j);
+        times[j] = history_time(h, j);
+        values[j] = history_value(h, j);
     }
     free(h->time);
     free(h->value);
@@ -50,17 +48,17 @@ static bool append(DelayHistory *h, double t, double v) {
  * second (the value after the event), records after t are dropped (time went back), and
  * records older than needed for t - delay_max are forgotten. */
 static bool push(DelayHistory *h, double t, double v, double delay_max) {
-    while (h->count > 0 && time_of(h, h->count - 1) > t) h->count--;
-    if (h->count > 0 && time_of(h, h->count - 1) == t) {
+    while (h->count > 0 && history_time(h, h->count - 1) > t) h->count--;
+    if (h->count > 0 && history_time(h, h->count - 1) == t) {
         const size_t last = h->count - 1;
-        if (value_of(h, last) == v) return true;
-        if (last > 0 && time_of(h, last - 1) == t) {
+        if (history_value(h, last) == v) return true;
+        if (last > 0 && history_time(h, last - 1) == t) {
             h->value[position(h, last)] = v;
             return true;
         }
     }
     if (!append(h, t, v)) return false;
-    while (h->count > 1 && time_of(h, 1) <= t - delay_max) {
+    while (h->count > 1 && history_time(h, 1) <= t - delay_max) {
         h->first = (h->first + 1) % h->capacity;
         h->count--;
     }
@@ -79,32 +77,20 @@ static bool prepend(DelayHistory *h, double s, double v) {
     return true;
 }
 
-/* The first point of h at or beyond s (strictly beyond with `strictly`): h->count if none. */
-static size_t first_beyond(const DelayHistory *h, double s, bool strictly) {
-    size_t low = 0, high = h->count;
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        const double t = time_of(h, middle);
-        if (strictly ? t <= s : t < s) low = middle + 1;
-        else high = middle;
-    }
-    return low;
-}
-
 /* The profile's value at s between points j - 1 and j (0 < j < count). */
 static double between(const DelayHistory *h, size_t j, double s) {
-    const double s0 = time_of(h, j - 1), v0 = value_of(h, j - 1);
-    return v0 + (value_of(h, j) - v0) * (s - s0) / (time_of(h, j) - s0);
+    const double s0 = history_time(h, j - 1), v0 = history_value(h, j - 1);
+    return v0 + (history_value(h, j) - v0) * (s - s0) / (history_time(h, j) - s0);
 }
 
 /* Add in0 entering at s = x. Where the profile reaches beyond x (x went back: the velocity
  * reversed), its value at x stays, as a point there, and the points beyond are dropped; then
  * as push adds (max_age 1: the profile covers [x - 1, x]). */
 static bool push_high(DelayHistory *h, double s, double v) {
-    const size_t j = first_beyond(h, s, true);
+    const size_t j = history_search(h, s, true);
     if (j < h->count) {
-        const bool inside = j > 0 && time_of(h, j - 1) == s;
-        const double kept = j == 0 ? value_of(h, 0) : between(h, j, s);
+        const bool inside = j > 0 && history_time(h, j - 1) == s;
+        const double kept = j == 0 ? history_value(h, 0) : between(h, j, s);
         h->count = j;
         if (!inside && !append(h, s, kept)) return false;
     }
@@ -114,23 +100,23 @@ static bool push_high(DelayHistory *h, double s, double v) {
 /* Add in1 entering at s = x - 1: push_high mirrored (points below s dropped, one kept at s
  * with the profile's value there; beyond x dropped but the one just beyond). */
 static bool push_low(DelayHistory *h, double s, double v) {
-    const size_t j = first_beyond(h, s, false);
+    const size_t j = history_search(h, s, false);
     if (j > 0) {
-        const bool inside = j < h->count && time_of(h, j) == s;
-        const double kept = j == h->count ? value_of(h, h->count - 1) : between(h, j, s);
+        const bool inside = j < h->count && history_time(h, j) == s;
+        const double kept = j == h->count ? history_value(h, h->count - 1) : between(h, j, s);
         h->first = (h->first + j) % h->capacity;
         h->count -= j;
         if (!inside && !prepend(h, s, kept)) return false;
     }
-    if (h->count > 0 && time_of(h, 0) == s) {
-        if (value_of(h, 0) == v) return true;
-        if (h->count > 1 && time_of(h, 1) == s) {
+    if (h->count > 0 && history_time(h, 0) == s) {
+        if (history_value(h, 0) == v) return true;
+        if (h->count > 1 && history_time(h, 1) == s) {
             h->value[h->first] = v;
             return true;
         }
     }
     if (!prepend(h, s, v)) return false;
-    while (h->count > 1 && time_of(h, h->count - 2) >= s + 1.0) h->count--;
+    while (h->count > 1 && history_time(h, h->count - 2) >= s + 1.0) h->count--;
     return true;
 }
 
@@ -327,10 +313,10 @@ static double next_jump(const DelayHistory *h, double now) {
     const double delay = h->delay_time;
     double earliest = INFINITY;
     for (size_t j = h->count; j-- > 1;) {
-        const double t = time_of(h, j);
+        const double t = history_time(h, j);
         const double resolution = DELAY_TIME_RESOLUTION * fmax(fabs(now), fabs(t));
         if (t + delay <= now + resolution) break;
-        if (t - time_of(h, j - 1) <= resolution) earliest = t + delay;
+        if (t - history_time(h, j - 1) <= resolution) earliest = t + delay;
     }
     return earliest;
 }

@@ -45,12 +45,15 @@ double instant_next(double t, double instant, double next) {
 
 /* ---- delay() histories ---- */
 
-static double record_time(const DelayHistory *h, size_t j) {
-    return h->time[(h->first + j) % h->capacity];
-}
-
-static double record_value(const DelayHistory *h, size_t j) {
-    return h->value[(h->first + j) % h->capacity];
+size_t history_search(const DelayHistory *h, double s, bool strictly) {
+    size_t low = 0, high = h->count;
+    while (low < high) {
+        const size_t middle = low + (high - low) / 2;
+        const double t = history_time(h, middle);
+        if (strictly ? t <= s : t < s) low = middle + 1;
+        else high = middle;
+    }
+    return low;
 }
 
 /* The slope at a record between intervals of lengths h0 and h1 with secant slopes d0 and d1:
@@ -66,62 +69,35 @@ double delay_value(const ModelData *m, size_t k, double at) {
     if (h->count == 0) return NAN; /* the runtime records before any evaluation reads it */
     const double resolution = DELAY_TIME_RESOLUTION * fmax(fabs(m->time), fabs(at));
     /* the first record not before `at` (within the resolution) */
-    size_t low = 0, high = h->count;
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (record_time(h, middle) < at - resolution) low = middle + 1;
-        else high = middle;
-    }
-    if (low == h->count) return record_value(h, h->count - 1);
-    const double t = record_time(h, low);
+    const size_t low = history_search(h, at - resolution, false);
+    if (low == h->count) return history_value(h, h->count - 1);
+    const double t = history_time(h, low);
     if (t <= at + resolution) { /* at an instant of the history: after its event in event mode */
         const bool after = m->event_mode || m->time <= h->settled;
         size_t j = low;
-        while (after && j + 1 < h->count && record_time(h, j + 1) <= t + resolution) j++;
-        return record_value(h, j);
+        while (after && j + 1 < h->count && history_time(h, j + 1) <= t + resolution) j++;
+        return history_value(h, j);
     }
-    if (low == 0) return record_value(h, 0);
+    if (low == 0) return history_value(h, 0);
     /* the monotone cubic (PCHIP) on the interval around `at`: slopes from the neighbouring
      * records (none across a jump, two records at one time, or the ends of the history) */
-    const double t0 = record_time(h, low - 1), v0 = record_value(h, low - 1);
-    const double step = t - t0, secant = (record_value(h, low) - v0) / step;
+    const double t0 = history_time(h, low - 1), v0 = history_value(h, low - 1);
+    const double step = t - t0, secant = (history_value(h, low) - v0) / step;
     double left = secant, right = secant;
-    if (low >= 2 && t0 - record_time(h, low - 2) > resolution) {
-        const double before = t0 - record_time(h, low - 2);
-        left = pchip_slope(before, (v0 - record_value(h, low - 2)) / before, step, secant);
+    if (low >= 2 && t0 - history_time(h, low - 2) > resolution) {
+        const double before = t0 - history_time(h, low - 2);
+        left = pchip_slope(before, (v0 - history_value(h, low - 2)) / before, step, secant);
     }
-    if (low + 1 < h->count && record_time(h, low + 1) - t > resolution) {
-        const double after = record_time(h, low + 1) - t;
-        right = pchip_slope(step, secant, after, (record_value(h, low + 1) - record_value(h, low)) / after);
+    if (low + 1 < h->count && history_time(h, low + 1) - t > resolution) {
+        const double after = history_time(h, low + 1) - t;
+        right = pchip_slope(step, secant, after, (history_value(h, low + 1) - history_value(h, low)) / after);
     }
     const double s = (at - t0) / step;
-    return v0 + (record_value(h, low) - v0) * s * s * (3.0 - 2.0 * s)
+    return v0 + (history_value(h, low) - v0) * s * s * (3.0 - 2.0 * s)
            + step * s * (left * (s - 1.0) * (s - 1.0) + right * s * (s - 1.0));
 }
 
 /* ---- spatialDistribution() profiles ---- */
-
-/* The first point of h at or above s (h->count: none), from `low`. */
-static size_t first_from(const DelayHistory *h, size_t low, double s) {
-    size_t high = h->count;
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (record_time(h, middle) < s) low = middle + 1;
-        else high = middle;
-    }
-    return low;
-}
-
-/* The first point of h above s (h->count: none). */
-static size_t first_above(const DelayHistory *h, double s) {
-    size_t low = 0, high = h->count;
-    while (low < high) {
-        const size_t middle = low + (high - low) / 2;
-        if (record_time(h, middle) <= s) low = middle + 1;
-        else high = middle;
-    }
-    return low;
-}
 
 static double line(double s0, double v0, double s1, double v1, double s) {
     return v0 + (v1 - v0) * (s - s0) / (s1 - s0);
@@ -136,16 +112,16 @@ double spatial_value(const ModelData *m, size_t k, int end, double in0, double i
     if (positive) {
         /* out1 at x - 1 from the points below x, then (x, in0) */
         const double at = x - 1.0;
-        const size_t below = first_from(h, 0, x), j = first_from(h, 0, at);
-        if (j >= below) return j == 0 ? in0 : line(record_time(h, j - 1), record_value(h, j - 1), x, in0, at);
-        if (j == 0 || record_time(h, j) == at) return record_value(h, j);
-        return line(record_time(h, j - 1), record_value(h, j - 1), record_time(h, j), record_value(h, j), at);
+        const size_t below = history_search(h, x, false), j = history_search(h, at, false);
+        if (j >= below) return j == 0 ? in0 : line(history_time(h, j - 1), history_value(h, j - 1), x, in0, at);
+        if (j == 0 || history_time(h, j) == at) return history_value(h, j);
+        return line(history_time(h, j - 1), history_value(h, j - 1), history_time(h, j), history_value(h, j), at);
     }
     /* out0 at x from (x - 1, in1), then the points above x - 1 */
-    const size_t above = first_above(h, x - 1.0), j = first_above(h, x); /* j: the first beyond x */
-    if (j <= above) return j == h->count ? in1 : line(x - 1.0, in1, record_time(h, j), record_value(h, j), x);
-    if (j == h->count || record_time(h, j - 1) == x) return record_value(h, j - 1);
-    return line(record_time(h, j - 1), record_value(h, j - 1), record_time(h, j), record_value(h, j), x);
+    const size_t above = history_search(h, x - 1.0, true), j = history_search(h, x, true); /* j: the first beyond x */
+    if (j <= above) return j == h->count ? in1 : line(x - 1.0, in1, history_time(h, j), history_value(h, j), x);
+    if (j == h->count || history_time(h, j - 1) == x) return history_value(h, j - 1);
+    return line(history_time(h, j - 1), history_value(h, j - 1), history_time(h, j), history_value(h, j), x);
 }
 
 /* ---- algebraic loops ---- */

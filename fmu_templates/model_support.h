@@ -89,6 +89,16 @@ double instant_next(double t, double instant, double next);
 /* Records of a delay history closer in time than this (relative to the times involved) are
  * at one instant: time + delayTime - delayTime may differ from time by a rounding error. */
 #define DELAY_TIME_RESOLUTION 1e-13
+/* Record j of a history (0: the oldest), and the number of records before s: the index of
+ * the first record at s or later (with `strictly`, the first later than s). */
+static inline double history_time(const DelayHistory *h, size_t j) {
+    return h->time[(h->first + j) % h->capacity];
+}
+static inline double history_value(const DelayHistory *h, size_t j) {
+    return h->value[(h->first + j) % h->capacity];
+}
+size_t history_search(const DelayHistory *h, double s, bool strictly);
+
 /* The value delay() number k recorded for the time `at` (time - delayTime), interpolated by
  * the monotone cubic (PCHIP) between the records around `at` (linearly next to a jump: two
  * records at one instant); before the first record the first, after the last the last. At
